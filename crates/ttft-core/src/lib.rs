@@ -10,10 +10,14 @@
 //! never panics on learner or file input.
 
 pub mod content;
+pub mod percentile;
 pub mod split;
+pub mod summary;
 pub mod time;
 pub mod timing;
 
+pub use percentile::{percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample};
 pub use split::{split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit};
+pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary};
 pub use time::Micros;
 pub use timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError};
