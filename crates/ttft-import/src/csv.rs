@@ -1,0 +1,198 @@
+//! A plain CSV, one row a request, columns named in a header row (in any
+//! order, case-insensitive; unknown columns are ignored). The columns are
+//! documented in the crate README.
+//!
+//! Two shapes, told apart by the header: server EVENTS in milliseconds on one
+//! clock (`arrival_ms, admitted_ms, prefill_end_ms, first_token_ms`, optional
+//! `last_token_ms`), validated by `ttft_core::split_request`; or phase
+//! DURATIONS (`queue_ms, prefill_ms, emit_ms`, optional `ttft_ms`,
+//! `decode_ms`). When a stated `ttft_ms` differs from the parts, the
+//! difference is kept as an unattributed part, not refused. A row that cannot
+//! be read is reported by line and skipped.
+//!
+//! This is a small reader for data a person or a script writes, not a full
+//! RFC 4180 implementation: fields may be quoted (with `""` for a quote, and
+//! line breaks inside quotes), and that is all.
+
+use crate::importer::Import;
+use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
+use ttft_core::{split_request, Events, Micros, Outcome, RequestTrace, Timing};
+
+const EVENT_COLUMNS: [&str; 5] = ["arrival_ms", "admitted_ms", "prefill_end_ms", "first_token_ms", "last_token_ms"];
+const DURATION_COLUMNS: [&str; 5] = ["queue_ms", "prefill_ms", "emit_ms", "ttft_ms", "decode_ms"];
+const OTHER_COLUMNS: [&str; 6] = ["id", "prompt_tokens", "output_tokens", "queued_at_arrival", "outcome", "error"];
+
+/// Which shape of timing a file's header names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Event timestamps on one clock.
+    Events,
+    /// Phase durations.
+    Durations,
+}
+
+/// Where each known column is in a row.
+#[derive(Clone, Debug)]
+pub struct Columns {
+    shape: Shape,
+    /// Index of each column in EVENT/DURATION_COLUMNS order, then OTHER_COLUMNS.
+    timing: [Option<usize>; 5],
+    other: [Option<usize>; 6],
+}
+
+fn names(header: &str) -> Vec<String> {
+    split_row(header).into_iter().map(|s| s.trim().trim_start_matches('\u{feff}').to_ascii_lowercase()).collect()
+}
+
+/// True when `line` is a header row naming one of the two shapes.
+pub fn is_header(line: &str) -> bool {
+    columns(line).is_some()
+}
+
+fn columns(header: &str) -> Option<Columns> {
+    let names = names(header);
+    let find = |col: &str| names.iter().position(|n| n == col);
+    let (shape, set) = if find("arrival_ms").is_some() && find("first_token_ms").is_some() {
+        (Shape::Events, EVENT_COLUMNS)
+    } else if find("queue_ms").is_some() && find("prefill_ms").is_some() {
+        (Shape::Durations, DURATION_COLUMNS)
+    } else {
+        return None;
+    };
+    Some(Columns { shape, timing: set.map(find), other: OTHER_COLUMNS.map(find) })
+}
+
+/// True when a row's quotes are closed (an even number of `"`).
+pub fn quotes_balanced(line: &str) -> bool {
+    line.bytes().filter(|&b| b == b'"').count() % 2 == 0
+}
+
+/// Splits one row into fields, unquoting quoted ones.
+pub fn split_row(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(std::mem::take(&mut cur)),
+            (c, _) => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// Reads one row; the first non-blank row must be the header.
+pub fn read_row(columns: &mut Option<Columns>, line: &str, n: usize, import: &mut Import) {
+    if line.trim().is_empty() {
+        return;
+    }
+    let Some(cols) = columns.as_ref() else {
+        match self::columns(line) {
+            Some(c) => *columns = Some(c),
+            None => import.problem(
+                Location::Line(n),
+                "expected a header row naming arrival_ms and first_token_ms, or queue_ms and prefill_ms; the line was skipped",
+            ),
+        }
+        return;
+    };
+    match read_request(cols, &split_row(line), n) {
+        Ok(req) => import.requests.push(req),
+        Err(msg) => import.problem(Location::Line(n), format!("{msg}; the row was skipped")),
+    }
+}
+
+fn cell(fields: &[String], at: Option<usize>) -> Option<&str> {
+    at.and_then(|i| fields.get(i)).map(|s| s.trim()).filter(|s| !s.is_empty())
+}
+
+fn ms(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<Micros>, String> {
+    match cell(fields, at) {
+        None => Ok(None),
+        Some(s) => s
+            .parse::<f64>()
+            .ok()
+            .and_then(Micros::from_ms_f64)
+            .map(Some)
+            .ok_or_else(|| format!("{name} is \"{s}\", not a number of milliseconds")),
+    }
+}
+
+fn tokens(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<u64>, String> {
+    match cell(fields, at) {
+        None => Ok(None),
+        Some(s) => s.parse::<u64>().map(Some).map_err(|_| format!("{name} is \"{s}\", not a whole number")),
+    }
+}
+
+fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedRequest, String> {
+    let [id_at, prompt_at, output_at, queued_at, outcome_at, error_at] = cols.other;
+    let id = cell(fields, id_at).map(str::to_owned).unwrap_or_else(|| format!("row {n}"));
+    let prompt_tokens = tokens(fields, prompt_at, "prompt_tokens")?;
+    let output_tokens = tokens(fields, output_at, "output_tokens")?;
+    let queued_at_arrival = tokens(fields, queued_at, "queued_at_arrival")?;
+    let outcome = match cell(fields, outcome_at).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("completed") | Some("ok") => Outcome::Completed,
+        Some("failed") => Outcome::Failed,
+        Some("rejected") => Outcome::Rejected,
+        Some("cancelled") | Some("canceled") => Outcome::Cancelled,
+        Some(other) => return Err(format!("outcome is \"{other}\"; use completed, failed, rejected or cancelled")),
+    };
+    let error = cell(fields, error_at).map(str::to_owned);
+    let t = |i: usize, name: &str| ms(fields, cols.timing.get(i).copied().flatten(), name);
+    let breakdown = match cols.shape {
+        Shape::Events => {
+            let events = Events {
+                arrival: t(0, "arrival_ms")?,
+                admitted: t(1, "admitted_ms")?,
+                prefill_end: t(2, "prefill_end_ms")?,
+                first_token: t(3, "first_token_ms")?,
+                last_token: t(4, "last_token_ms")?,
+            };
+            if outcome != Outcome::Completed && events.first_token.is_none() {
+                Breakdown::empty(crate::model::Clock::Server)
+            } else {
+                let trace = RequestTrace {
+                    id: id.clone(),
+                    prompt_tokens,
+                    output_tokens,
+                    queued_at_arrival,
+                    outcome,
+                    timing: Timing::Events(events),
+                };
+                let s = split_request(&trace).map_err(|e| e.to_string())?;
+                let prefill = Prefill { duration: s.split.prefill, convention: PrefillConvention::Course };
+                let mut b = Breakdown::server(Some(s.split.queue_wait), Some(prefill), Some(s.split.emit), Some(s.ttft()));
+                b.decode = s.decode.map(|d| d.duration).or_else(|| events.last_token.zip(events.first_token).map(|(l, f)| l - f));
+                b.e2e = s.end_to_end;
+                b
+            }
+        }
+        Shape::Durations => {
+            let queue = t(0, "queue_ms")?;
+            let prefill = t(1, "prefill_ms")?;
+            let emit = t(2, "emit_ms")?;
+            let ttft = t(3, "ttft_ms")?;
+            let decode = t(4, "decode_ms")?;
+            for (name, v) in [("queue_ms", queue), ("prefill_ms", prefill), ("emit_ms", emit), ("ttft_ms", ttft), ("decode_ms", decode)] {
+                if v.is_some_and(Micros::is_negative) {
+                    return Err(format!("{name} is negative; a duration cannot be"));
+                }
+            }
+            let prefill = prefill.map(|duration| Prefill { duration, convention: PrefillConvention::Course });
+            let mut b = Breakdown::server(queue, prefill, emit, ttft);
+            let whole = ttft.or_else(|| b.split_ttft());
+            b.decode = decode;
+            b.e2e = whole.zip(decode).map(|(t, d)| t + d);
+            b
+        }
+    };
+    Ok(ImportedRequest { id, start: None, prompt_tokens, output_tokens, queued_at_arrival, outcome, error, breakdown })
+}

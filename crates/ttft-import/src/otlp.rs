@@ -1,0 +1,390 @@
+//! vLLM's `llm_request` spans as OTLP JSON: what an OpenTelemetry Collector's
+//! file exporter writes (one `{"resourceSpans": [...]}` a line), or one such
+//! document, pretty-printed or not.
+//!
+//! vLLM's span attributes, all seconds as `doubleValue`:
+//! `gen_ai.latency.time_in_queue` (scheduler queue), `time_in_model_prefill`
+//! (scheduled until the first token is OUTPUT: it includes emit),
+//! `time_to_first_token` (arrival at the API server until the first token),
+//! `time_in_model_decode` and `e2e`; token counts under
+//! `gen_ai.usage.prompt_tokens` / `completion_tokens` with `intValue` as a
+//! string, per the OTLP JSON mapping of 64-bit integers. TTFT is a few ms
+//! more than queue + prefill in real spans (time before the engine's queue,
+//! inter-process hand-offs): that remainder is kept as its own part.
+//!
+//! This is the hot path for big files, so spans are deserialised into
+//! borrowed, typed structs (unknown fields skipped) rather than a generic
+//! JSON tree. Spans with other names are counted and ignored. The span's own
+//! start and end times are not used as latencies: they bracket the API
+//! server's work, not the parts the course names.
+
+use crate::importer::{line_at, Import};
+use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use std::borrow::Cow;
+use std::fmt;
+use ttft_core::{Micros, Outcome};
+
+/// The span name vLLM gives a request.
+pub const SPAN_NAME: &str = "llm_request";
+
+#[derive(Deserialize)]
+struct Doc<'a> {
+    #[serde(rename = "resourceSpans", default, borrow)]
+    resource_spans: Vec<ResourceSpans<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ResourceSpans<'a> {
+    #[serde(rename = "scopeSpans", alias = "instrumentationLibrarySpans", default, borrow)]
+    scope_spans: Vec<ScopeSpans<'a>>,
+}
+
+#[derive(Deserialize)]
+struct ScopeSpans<'a> {
+    #[serde(default, borrow)]
+    spans: Vec<Span<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Span<'a> {
+    #[serde(default, borrow)]
+    name: Cow<'a, str>,
+    #[serde(rename = "spanId", default, borrow)]
+    span_id: Cow<'a, str>,
+    #[serde(rename = "startTimeUnixNano", default)]
+    start: Flex,
+    #[serde(default, borrow)]
+    attributes: Vec<KeyValue<'a>>,
+    #[serde(default, borrow)]
+    status: Option<Status<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Status<'a> {
+    #[serde(default)]
+    code: StatusCode,
+    #[serde(default, borrow)]
+    message: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct KeyValue<'a> {
+    #[serde(borrow)]
+    key: Cow<'a, str>,
+    #[serde(default, borrow)]
+    value: AnyValue<'a>,
+}
+
+#[derive(Deserialize, Default)]
+struct AnyValue<'a> {
+    #[serde(rename = "stringValue", default, borrow)]
+    string_value: Option<Cow<'a, str>>,
+    #[serde(rename = "intValue", default)]
+    int_value: Flex,
+    #[serde(rename = "doubleValue", default)]
+    double_value: Flex,
+    #[serde(rename = "arrayValue", default, borrow)]
+    array_value: Option<ArrayValue<'a>>,
+}
+
+#[derive(Deserialize, Default)]
+struct ArrayValue<'a> {
+    #[serde(default, borrow)]
+    values: Vec<AnyValue<'a>>,
+}
+
+/// A number as OTLP JSON may write it: a JSON number, or a string holding
+/// one (64-bit integers, and `"NaN"`/`"Infinity"` for doubles).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) enum Flex {
+    #[default]
+    Absent,
+    Int(i128),
+    Float(f64),
+    /// Present but not a number.
+    Bad,
+}
+
+impl Flex {
+    pub(crate) fn as_f64(self) -> Option<f64> {
+        match self {
+            Flex::Int(i) => Some(i as f64),
+            Flex::Float(x) if x.is_finite() => Some(x),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_count(self) -> Option<u64> {
+        match self {
+            Flex::Int(i) => u64::try_from(i).ok(),
+            Flex::Float(x) if x >= 0.0 && x.fract() == 0.0 && x < 1.8e19 => Some(x as u64),
+            _ => None,
+        }
+    }
+
+    fn as_nanos(self) -> Option<i128> {
+        match self {
+            Flex::Int(i) => Some(i),
+            Flex::Float(x) if x.is_finite() && x.abs() < 1e30 => Some(x.round() as i128),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Flex {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Flex, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Flex;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number or a string holding one")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Flex, E> {
+                Ok(Flex::Int(v.into()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Flex, E> {
+                Ok(Flex::Int(v.into()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Flex, E> {
+                Ok(Flex::Float(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Flex, E> {
+                let v = v.trim();
+                Ok(v.parse::<i128>().map(Flex::Int).or_else(|_| v.parse::<f64>().map(Flex::Float)).unwrap_or(Flex::Bad))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Flex, E> {
+                Ok(Flex::Bad)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Flex, E> {
+                Ok(Flex::Absent)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An OTLP status code: `2` or `"STATUS_CODE_ERROR"` means the span failed.
+#[derive(Default)]
+struct StatusCode(bool);
+
+impl<'de> Deserialize<'de> for StatusCode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<StatusCode, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StatusCode;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a status code")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<StatusCode, E> {
+                Ok(StatusCode(v == 2))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<StatusCode, E> {
+                Ok(StatusCode(v == 2))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<StatusCode, E> {
+                Ok(StatusCode(v == "STATUS_CODE_ERROR" || v == "ERROR" || v == "2"))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<StatusCode, E> {
+                Ok(StatusCode(false))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A vLLM request span's fields, gathered attribute by attribute. Shared
+/// with the Jaeger reader, which carries the same attributes as tags.
+#[derive(Default)]
+pub(crate) struct LlmSpan {
+    pub id: Option<String>,
+    pub start: Option<Micros>,
+    pub prompt_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub queue: Option<f64>,
+    pub prefill: Option<f64>,
+    pub ttft: Option<f64>,
+    pub decode: Option<f64>,
+    pub e2e: Option<f64>,
+    pub aborted: bool,
+    pub error: Option<String>,
+}
+
+/// What a span attribute holds, whatever the carrier.
+pub(crate) enum Attr<'v> {
+    Number(Option<f64>),
+    Count(Option<u64>),
+    Text(&'v str),
+}
+
+impl LlmSpan {
+    /// Takes one attribute; unknown keys are ignored.
+    pub(crate) fn set(&mut self, key: &str, value: Attr<'_>) {
+        let num = |v: &Attr<'_>| match v {
+            Attr::Number(x) => *x,
+            Attr::Count(n) => n.map(|n| n as f64),
+            Attr::Text(s) => s.trim().parse::<f64>().ok().filter(|x| x.is_finite()),
+        };
+        let count = |v: &Attr<'_>| match v {
+            Attr::Count(n) => *n,
+            Attr::Number(Some(x)) if *x >= 0.0 && x.fract() == 0.0 && *x < 1.8e19 => Some(*x as u64),
+            Attr::Text(s) => s.trim().parse::<u64>().ok(),
+            _ => None,
+        };
+        match key {
+            "gen_ai.request.id" => {
+                if let Attr::Text(s) = value {
+                    self.id = Some(s.to_owned());
+                }
+            }
+            "gen_ai.usage.prompt_tokens" => self.prompt_tokens = count(&value),
+            "gen_ai.usage.completion_tokens" => self.output_tokens = count(&value),
+            "gen_ai.latency.time_in_queue" => self.queue = num(&value),
+            "gen_ai.latency.time_in_model_prefill" => self.prefill = num(&value),
+            "gen_ai.latency.time_to_first_token" => self.ttft = num(&value),
+            "gen_ai.latency.time_in_model_decode" => self.decode = num(&value),
+            "gen_ai.latency.e2e" => self.e2e = num(&value),
+            "gen_ai.response.finish_reasons" | "gen_ai.response.finish_reason" => {
+                if let Attr::Text(s) = value {
+                    if s.contains("abort") {
+                        self.aborted = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Builds the request, or says why the span cannot be one.
+    pub(crate) fn into_request(self, fallback_id: String) -> Result<ImportedRequest, String> {
+        let to_us = |name: &str, v: Option<f64>| -> Result<Option<Micros>, String> {
+            match v {
+                None => Ok(None),
+                Some(s) if s < 0.0 => Err(format!("{name} is {s} s; a duration cannot be negative")),
+                Some(s) => Micros::from_secs_f64(s).map(Some).ok_or_else(|| format!("{name} is too large")),
+            }
+        };
+        let queue = to_us("time_in_queue", self.queue)?;
+        let prefill = to_us("time_in_model_prefill", self.prefill)?;
+        let ttft = to_us("time_to_first_token", self.ttft)?;
+        let decode = to_us("time_in_model_decode", self.decode)?;
+        let e2e = to_us("e2e", self.e2e)?;
+        let prefill = prefill.map(|duration| Prefill { duration, convention: PrefillConvention::IncludesEmit });
+        let mut breakdown = Breakdown::server(queue, prefill, None, ttft);
+        breakdown.decode = decode;
+        breakdown.e2e = e2e;
+        let outcome = if self.error.is_some() {
+            Outcome::Failed
+        } else if self.aborted {
+            Outcome::Cancelled
+        } else {
+            Outcome::Completed
+        };
+        Ok(ImportedRequest {
+            id: self.id.unwrap_or(fallback_id),
+            start: self.start,
+            prompt_tokens: self.prompt_tokens,
+            output_tokens: self.output_tokens,
+            queued_at_arrival: None,
+            outcome,
+            error: self.error,
+            breakdown,
+        })
+    }
+}
+
+fn attr<'v>(v: &'v AnyValue<'_>) -> Attr<'v> {
+    if let Some(s) = &v.string_value {
+        return Attr::Text(s);
+    }
+    if let Some(arr) = &v.array_value {
+        // finish_reasons is an array of strings; one is enough to spot an abort.
+        for item in &arr.values {
+            if let Some(s) = &item.string_value {
+                if s.contains("abort") {
+                    return Attr::Text(s);
+                }
+            }
+        }
+        return Attr::Number(None);
+    }
+    match v.double_value {
+        Flex::Absent => match v.int_value {
+            Flex::Absent => Attr::Number(None),
+            i => Attr::Count(i.as_count()),
+        },
+        d => Attr::Number(d.as_f64()),
+    }
+}
+
+fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
+    for (r, rs) in doc.resource_spans.into_iter().enumerate() {
+        for (s, ss) in rs.scope_spans.into_iter().enumerate() {
+            for (k, span) in ss.spans.into_iter().enumerate() {
+                if span.name != SPAN_NAME {
+                    import.ignored_records += 1;
+                    continue;
+                }
+                let mut fields = LlmSpan {
+                    start: span.start.as_nanos().map(Micros::from_nanos),
+                    ..LlmSpan::default()
+                };
+                for kv in &span.attributes {
+                    fields.set(&kv.key, attr(&kv.value));
+                }
+                if let Some(status) = &span.status {
+                    if status.code.0 {
+                        let msg = if status.message.is_empty() { "the span's status is ERROR" } else { &status.message };
+                        fields.error = Some(msg.to_owned());
+                    }
+                }
+                let fallback = if span.span_id.is_empty() {
+                    format!("line {line} span {}", k + 1)
+                } else {
+                    span.span_id.into_owned()
+                };
+                match fields.into_request(fallback) {
+                    Ok(req) => import.requests.push(req),
+                    Err(msg) => import.problem(
+                        Location::LinePath(line, format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]")),
+                        format!("{msg}; the span was skipped"),
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// Reads one line of a collector's JSONL output.
+pub fn read_line(line: &str, n: usize, import: &mut Import) {
+    if line.trim().is_empty() {
+        return;
+    }
+    match serde_json::from_str::<Doc<'_>>(line) {
+        Ok(doc) => read_doc(doc, n, import),
+        Err(e) => import.problem(Location::Line(n), format!("not an OTLP JSON object: {e}; the line was skipped")),
+    }
+}
+
+/// Reads one or more whole OTLP JSON documents (pretty-printed or not).
+/// `first_line` is the line number of the text's first line.
+pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Doc<'_>>();
+    loop {
+        let start = stream.byte_offset();
+        let lead = text.get(start..).map(|t| t.len() - t.trim_start().len()).unwrap_or(0);
+        let line = line_at(text, start + lead, first_line);
+        match stream.next() {
+            None => break,
+            Some(Ok(doc)) => read_doc(doc, line, import),
+            Some(Err(e)) => {
+                import.problem(
+                    Location::Line(first_line + e.line().saturating_sub(1)),
+                    format!("not valid OTLP JSON: {e}; the rest of the document was skipped"),
+                );
+                break;
+            }
+        }
+    }
+}
