@@ -11,8 +11,13 @@
 //! course states them; shares and rates are stated the way a learner would
 //! write them and are compared with the core's computed values by the
 //! content test, never trusted for display.
+//!
+//! The only behaviour here is turning a trace row or the worked timeline into
+//! the core's [`RequestTrace`], so every module splits content the same way.
 
 use crate::split::Part;
+use crate::time::Micros;
+use crate::timing::{Durations, Events, Outcome, RequestTrace, Timing};
 use serde::{Deserialize, Serialize};
 
 /// The whole course, one field a content file.
@@ -133,6 +138,27 @@ pub struct WorkedTimeline {
     pub expected: WorkedExpected,
 }
 
+impl WorkedTimeline {
+    /// The request as the core's trace type: five events on the server clock.
+    pub fn request_trace(&self) -> RequestTrace {
+        let at = |ms: i64| Some(Micros::from_ms(ms));
+        RequestTrace {
+            id: self.request_id.clone(),
+            prompt_tokens: Some(self.prompt_tokens),
+            output_tokens: Some(self.output_tokens),
+            queued_at_arrival: None,
+            outcome: Outcome::Completed,
+            timing: Timing::Events(Events {
+                arrival: at(self.arrival_ms),
+                admitted: at(self.admitted_ms),
+                prefill_end: at(self.prefill_end_ms),
+                first_token: at(self.first_token_ms),
+                last_token: at(self.last_token_ms),
+            }),
+        }
+    }
+}
+
 /// The worked timeline's results as the lesson states them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorkedExpected {
@@ -203,6 +229,28 @@ pub struct TraceRow {
     /// Output rate after the first token, as the trace states it.
     pub output_rate_tps: u32,
     pub answer: RowAnswer,
+}
+
+impl TraceRow {
+    /// The row as the core's trace type: three stated durations and the
+    /// stated TTFT, which the split checks against their sum.
+    pub fn request_trace(&self) -> RequestTrace {
+        let ms = |v: i64| Some(Micros::from_ms(v));
+        RequestTrace {
+            id: self.id.clone(),
+            prompt_tokens: Some(self.prompt_tokens),
+            output_tokens: None,
+            queued_at_arrival: Some(self.queued_at_arrival),
+            outcome: Outcome::Completed,
+            timing: Timing::Durations(Durations {
+                queue_wait: ms(self.queue_wait_ms),
+                prefill: ms(self.prefill_ms),
+                emit: ms(self.emit_ms),
+                ttft: ms(self.ttft_ms),
+                decode: None,
+            }),
+        }
+    }
 }
 
 /// The stated answer for one request.

@@ -13,6 +13,7 @@ pub mod content;
 pub mod percentile;
 pub mod split;
 pub mod summary;
+pub mod template;
 pub mod time;
 pub mod timing;
 

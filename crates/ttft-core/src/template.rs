@@ -1,0 +1,547 @@
+//! Placeholders in course prose, filled from the course data through the core.
+//!
+//! The numbers rule: every computed figure the page shows (a share, a sum, a
+//! time to finish) comes from the core, never from a sentence someone typed.
+//! So prose that cites such a figure writes a placeholder, and [`fill`]
+//! replaces it with what the core computes from the same course data. If a
+//! trace row changes, the prose follows.
+//!
+//! This module does not parse markup, does not check stated answers (that is
+//! `validate`'s job) and does not format anything the core's types do not
+//! already format: times use [`Micros`]'s display, shares use [`Share`]'s.
+//!
+//! # Grammar
+//!
+//! ```text
+//! text        = { literal | "{{" | "}}" | placeholder }
+//! placeholder = "{" subject "." key [ "." argument ] "}"
+//! ```
+//!
+//! `{{` and `}}` write a literal brace; any other lone `}` is an error, so a
+//! typo cannot slip through as text. The subject is `worked` (the lesson's
+//! worked timeline), a trace row's id (`H2`) or a workload's id
+//! (`overnight-drafts`). Keys:
+//!
+//! | subject | key | example result |
+//! |---|---|---|
+//! | `worked`, row | `queue_wait`, `prefill`, `emit`, `ttft` | `2,400 ms` |
+//! | `worked`, row | `share.<part>` (`queue_wait`, `prefill`, `emit`) | `96.9%` |
+//! | `worked`, row | `dominant`, `dominant_share` | `queue wait`, `96.9%` |
+//! | `worked`, row | `vllm_prefill` (prefill + emit, vLLM's convention) | `75 ms` |
+//! | row | `over`, `margin` (against the exercise's target) | `1,400 ms` |
+//! | `worked` | `decode`, `end_to_end`, `unseen`, `time_per_token` | `12,000 ms` |
+//! | `worked` | `tokens_after_first`, `rate` | `480`, `40 tokens/s` |
+//! | batch workload | `total_tokens`, `time.<config>`, `window_share.<config>` | `4,000,000`, `1,667 s`, `7.7%` |
+//! | interactive workload | `p95_over.<config>`, `p95_margin.<config>` | `1,800 ms` |
+//!
+//! `over` and `margin` are errors when they do not apply (a row within its
+//! target has no `over`), so prose cannot state a comparison that is false.
+
+use crate::content::{Course, ServingConfig, Workload, WorkloadNeed};
+use crate::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit};
+use crate::time::{group_thousands, Micros};
+use crate::timing::TimingError;
+use std::fmt;
+
+/// Why a string could not be filled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplateError {
+    /// A `{` at this byte offset has no closing `}`.
+    Unclosed { at: usize },
+    /// A `}` at this byte offset closes nothing (write `}}` for a brace).
+    StrayClose { at: usize },
+    /// The subject names nothing in the course.
+    UnknownSubject { placeholder: String },
+    /// The subject names more than one thing in the course.
+    AmbiguousSubject { placeholder: String },
+    /// The subject exists but has no such key (or the argument is wrong).
+    UnknownKey { placeholder: String },
+    /// The subject's timings cannot be split.
+    Timing { placeholder: String, error: TimingError },
+    /// The key exists but does not apply to this subject's data.
+    NotApplicable { placeholder: String, why: &'static str },
+}
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TemplateError::Unclosed { at } => {
+                write!(f, "the `{{` at byte {at} is never closed (write `{{{{` for a literal brace)")
+            }
+            TemplateError::StrayClose { at } => {
+                write!(f, "the `}}` at byte {at} closes nothing (write `}}}}` for a literal brace)")
+            }
+            TemplateError::UnknownSubject { placeholder } => write!(
+                f,
+                "{{{placeholder}}}: the subject is not `worked`, a trace row id or a workload id"
+            ),
+            TemplateError::AmbiguousSubject { placeholder } => {
+                write!(f, "{{{placeholder}}}: the subject names more than one thing in the course")
+            }
+            TemplateError::UnknownKey { placeholder } => {
+                write!(f, "{{{placeholder}}}: no such value for this subject")
+            }
+            TemplateError::Timing { placeholder, error } => write!(f, "{{{placeholder}}}: {error}"),
+            TemplateError::NotApplicable { placeholder, why } => write!(f, "{{{placeholder}}}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+/// Replaces every placeholder in `text` with the value the core computes
+/// from `course`. Text without placeholders comes back unchanged.
+pub fn fill(text: &str, course: &Course) -> Result<String, TemplateError> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut offset = 0;
+    while let Some(pos) = rest.find(['{', '}']) {
+        out.push_str(&rest[..pos]);
+        let tail = &rest[pos..];
+        let at = offset + pos;
+        let consumed = if tail.starts_with("{{") {
+            out.push('{');
+            2
+        } else if tail.starts_with("}}") {
+            out.push('}');
+            2
+        } else if tail.starts_with('}') {
+            return Err(TemplateError::StrayClose { at });
+        } else {
+            let Some(end) = tail.find('}') else {
+                return Err(TemplateError::Unclosed { at });
+            };
+            let inner = &tail[1..end];
+            if inner.contains('{') {
+                return Err(TemplateError::Unclosed { at });
+            }
+            out.push_str(&value(inner, course)?);
+            end + 1
+        };
+        rest = &tail[consumed..];
+        offset = at + consumed;
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// What a placeholder's subject names.
+enum Subject<'a> {
+    Worked,
+    Row(&'a crate::content::TraceRow),
+    Workload(&'a Workload),
+}
+
+fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
+    let unknown_key = || TemplateError::UnknownKey { placeholder: placeholder.to_owned() };
+    let mut segments = placeholder.split('.');
+    let subject_name = segments.next().unwrap_or_default();
+    let key = segments.next().ok_or_else(unknown_key)?;
+    let argument = segments.next();
+    if segments.next().is_some() {
+        return Err(unknown_key());
+    }
+
+    let mut found = Vec::new();
+    if subject_name == "worked" {
+        found.push(Subject::Worked);
+    }
+    found.extend(course.trace_exercise.requests.iter().filter(|r| r.id == subject_name).map(Subject::Row));
+    found.extend(course.config_exercise.workloads.iter().filter(|w| w.id == subject_name).map(Subject::Workload));
+    if found.len() > 1 {
+        return Err(TemplateError::AmbiguousSubject { placeholder: placeholder.to_owned() });
+    }
+    let Some(subject) = found.pop() else {
+        return Err(TemplateError::UnknownSubject { placeholder: placeholder.to_owned() });
+    };
+
+    let split = |trace| {
+        split_request(&trace).map_err(|error| TemplateError::Timing { placeholder: placeholder.to_owned(), error })
+    };
+    match subject {
+        Subject::Worked => {
+            let worked = &course.worked_timeline;
+            let s = split(worked.request_trace())?;
+            if let Some(v) = split_value(&s, key, argument) {
+                return v.ok_or_else(unknown_key);
+            }
+            worked_value(placeholder, &s, worked.browser_first_text_ms, key, argument)
+        }
+        Subject::Row(row) => {
+            let s = split(row.request_trace())?;
+            if let Some(v) = split_value(&s, key, argument) {
+                return v.ok_or_else(unknown_key);
+            }
+            let target = Micros::from_ms(course.trace_exercise.target_ms);
+            let ttft = s.ttft();
+            match (key, argument) {
+                ("over", None) if ttft > target => Ok((ttft - target).to_string()),
+                ("over", None) => Err(not_applicable(placeholder, "this request is within its target")),
+                ("margin", None) if ttft <= target => Ok((target - ttft).to_string()),
+                ("margin", None) => Err(not_applicable(placeholder, "this request is over its target")),
+                _ => Err(unknown_key()),
+            }
+        }
+        Subject::Workload(w) => workload_value(placeholder, w, &course.config_exercise.configs, key, argument),
+    }
+}
+
+fn not_applicable(placeholder: &str, why: &'static str) -> TemplateError {
+    TemplateError::NotApplicable { placeholder: placeholder.to_owned(), why }
+}
+
+/// Values every split request has. `None` when `key` is not one of them;
+/// `Some(None)` when it is but its argument is wrong.
+fn split_value(s: &RequestSplit, key: &str, argument: Option<&str>) -> Option<Option<String>> {
+    let t = &s.split;
+    let plain = |v: String| Some(argument.is_none().then_some(v));
+    match key {
+        "queue_wait" => plain(t.queue_wait.to_string()),
+        "prefill" => plain(t.prefill.to_string()),
+        "emit" => plain(t.emit.to_string()),
+        "ttft" => plain(t.ttft().to_string()),
+        "vllm_prefill" => plain(t.vllm().prefill_with_emit.to_string()),
+        "dominant" => plain(t.dominant().to_string()),
+        "dominant_share" => {
+            let part = match t.dominant() {
+                Dominant::Single(p) => p,
+                Dominant::Tie(ps) => ps.first().copied().unwrap_or(Part::QueueWait),
+            };
+            plain(t.share(part).to_string())
+        }
+        "share" => {
+            let part = match argument {
+                Some("queue_wait") => Part::QueueWait,
+                Some("prefill") => Part::Prefill,
+                Some("emit") => Part::Emit,
+                _ => return Some(None),
+            };
+            Some(Some(t.share(part).to_string()))
+        }
+        _ => None,
+    }
+}
+
+fn worked_value(
+    placeholder: &str,
+    s: &RequestSplit,
+    browser_first_text_ms: i64,
+    key: &str,
+    argument: Option<&str>,
+) -> Result<String, TemplateError> {
+    if argument.is_some() {
+        return Err(TemplateError::UnknownKey { placeholder: placeholder.to_owned() });
+    }
+    let no_decode = || not_applicable(placeholder, "the worked timeline records no tokens after the first");
+    match key {
+        "decode" => s.decode.map(|d| d.duration.to_string()).ok_or_else(no_decode),
+        "tokens_after_first" => s.decode.map(|d| group_thousands(d.tokens_after_first)).ok_or_else(no_decode),
+        "time_per_token" => s.decode.and_then(|d| d.time_per_token()).map(|t| t.to_string()).ok_or_else(no_decode),
+        "rate" => s
+            .decode
+            .and_then(|d| d.output_rate())
+            .map(|r| format!("{} tokens/s", format_tenths((r * 10.0).round() as i64)))
+            .ok_or_else(no_decode),
+        "end_to_end" => s
+            .end_to_end
+            .map(|t| t.to_string())
+            .ok_or_else(|| not_applicable(placeholder, "the worked timeline records no last token")),
+        "unseen" => Ok(unseen_by_server(s.ttft(), Micros::from_ms(browser_first_text_ms)).to_string()),
+        _ => Err(TemplateError::UnknownKey { placeholder: placeholder.to_owned() }),
+    }
+}
+
+fn workload_value(
+    placeholder: &str,
+    w: &Workload,
+    configs: &[ServingConfig],
+    key: &str,
+    argument: Option<&str>,
+) -> Result<String, TemplateError> {
+    let unknown_key = || TemplateError::UnknownKey { placeholder: placeholder.to_owned() };
+    let config = || {
+        let id = argument.ok_or_else(unknown_key)?;
+        configs.iter().find(|c| c.id == id).ok_or_else(unknown_key)
+    };
+    match (&w.need, key) {
+        (WorkloadNeed::Batch { items, output_tokens_per_item, .. }, "total_tokens") if argument.is_none() => {
+            items
+                .checked_mul(*output_tokens_per_item)
+                .map(group_thousands)
+                .ok_or_else(|| not_applicable(placeholder, "the workload's token count is too large"))
+        }
+        (WorkloadNeed::Batch { items, output_tokens_per_item, .. }, "time") => {
+            let c = config()?;
+            let total = u128::from(*items) * u128::from(*output_tokens_per_item);
+            let tps = u128::from(c.throughput_tps);
+            if tps == 0 {
+                return Err(not_applicable(placeholder, "the configuration's throughput is zero"));
+            }
+            let secs = (2 * total + tps) / (2 * tps);
+            let secs = u64::try_from(secs).unwrap_or(u64::MAX);
+            Ok(format!("{} s", group_thousands(secs)))
+        }
+        (WorkloadNeed::Batch { items, output_tokens_per_item, window_secs }, "window_share") => {
+            let c = config()?;
+            // Time to finish over the window, in tenths of a percent:
+            // total / tps / window × 1,000, rounded half up, exactly.
+            let num = u128::from(*items) * u128::from(*output_tokens_per_item) * 1_000;
+            let den = u128::from(c.throughput_tps) * u128::try_from(*window_secs).unwrap_or(0);
+            if den == 0 {
+                return Err(not_applicable(placeholder, "the throughput or the window is zero"));
+            }
+            let tenths = i64::try_from((2 * num + den) / (2 * den)).unwrap_or(i64::MAX);
+            Ok(format!("{}%", format_tenths(tenths)))
+        }
+        (WorkloadNeed::Interactive { ttft_target_ms }, "p95_over") => {
+            let c = config()?;
+            let (p95, target) = (Micros::from_ms(c.p95_ttft_ms), Micros::from_ms(*ttft_target_ms));
+            if p95 > target {
+                Ok((p95 - target).to_string())
+            } else {
+                Err(not_applicable(placeholder, "this configuration's p95 is within the target"))
+            }
+        }
+        (WorkloadNeed::Interactive { ttft_target_ms }, "p95_margin") => {
+            let c = config()?;
+            let (p95, target) = (Micros::from_ms(c.p95_ttft_ms), Micros::from_ms(*ttft_target_ms));
+            if p95 <= target {
+                Ok((target - p95).to_string())
+            } else {
+                Err(not_applicable(placeholder, "this configuration's p95 is over the target"))
+            }
+        }
+        _ => Err(unknown_key()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::*;
+
+    fn course() -> Course {
+        let row = |id: &str, q: i64, p: i64, e: i64| TraceRow {
+            id: id.into(),
+            prompt_tokens: 700,
+            prompt_note: None,
+            queued_at_arrival: 0,
+            queue_wait_ms: q,
+            prefill_ms: p,
+            emit_ms: e,
+            ttft_ms: q + p + e,
+            output_rate_tps: 40,
+            answer: RowAnswer {
+                dominant: Part::Prefill,
+                share_percent: 0.0,
+                investigate: CauseClass::Prefill,
+                reasoning: String::new(),
+            },
+        };
+        let config = |id: &str, tps: u64, p95: i64| ServingConfig {
+            id: id.into(),
+            weights: String::new(),
+            max_sequences_per_batch: 16,
+            throughput_tps: tps,
+            p95_ttft_ms: p95,
+            late_first_token_tenths: 0,
+            failed_or_rejected_tenths: 0,
+            quality: QualityStatus::Passed,
+            quality_note: String::new(),
+        };
+        let answer = WorkloadAnswer {
+            choice: "B".into(),
+            conditional: vec![],
+            evidence_needed: vec![],
+            reasoning: String::new(),
+        };
+        Course {
+            lesson: Lesson { title: String::new(), summary: String::new(), study_minutes: 60, sections: vec![] },
+            worked_timeline: WorkedTimeline {
+                request_id: "review".into(),
+                description: String::new(),
+                prompt_tokens: 3_000,
+                output_tokens: 481,
+                arrival_ms: 0,
+                admitted_ms: 40,
+                prefill_end_ms: 350,
+                first_token_ms: 360,
+                last_token_ms: 12_360,
+                browser_first_text_ms: 450,
+                expected: WorkedExpected {
+                    queue_wait_ms: 40,
+                    prefill_ms: 310,
+                    emit_ms: 10,
+                    ttft_ms: 360,
+                    dominant: Part::Prefill,
+                    dominant_share_percent: 86,
+                    time_per_token_ms: 25,
+                    output_rate_tps: 40,
+                    end_to_end_ms: 12_360,
+                    unseen_by_server_ms: 90,
+                },
+            },
+            trace_exercise: TraceExercise {
+                id: "t".into(),
+                title: String::new(),
+                intro: String::new(),
+                target_ms: 1_000,
+                share_tolerance_tenths: 20,
+                requests: vec![row("H1", 20, 70, 10), row("H2", 2_325, 65, 10), row("T", 50, 50, 0)],
+                actions: vec![],
+                misconceptions: vec![],
+            },
+            config_exercise: ConfigExercise {
+                id: "c".into(),
+                title: String::new(),
+                intro: String::new(),
+                configs: vec![config("A", 2_400, 2_800), config("B", 1_600, 600), config("Z", 0, 0)],
+                workloads: vec![
+                    Workload {
+                        id: "live-hints".into(),
+                        name: String::new(),
+                        description: String::new(),
+                        need: WorkloadNeed::Interactive { ttft_target_ms: 1_000 },
+                        answer: answer.clone(),
+                    },
+                    Workload {
+                        id: "overnight-drafts".into(),
+                        name: String::new(),
+                        description: String::new(),
+                        need: WorkloadNeed::Batch { items: 5_000, output_tokens_per_item: 800, window_secs: 21_600 },
+                        answer,
+                    },
+                ],
+                evidence: vec![],
+            },
+            interview: Interview {
+                id: "i".into(),
+                title: String::new(),
+                question: String::new(),
+                scenario: String::new(),
+                trace_rule: String::new(),
+                constraints: vec![],
+                deliverables: vec![],
+                hints: vec![],
+                reference_answer: vec![],
+                reference_scores: vec![],
+                followups: vec![],
+                answer_limit: 5_000,
+            },
+            rubric: Rubric { dimensions: vec![], ready_at: 8, gate: String::new() },
+        }
+    }
+
+    fn check(text: &str, expected: Result<&str, TemplateError>) {
+        let got = fill(text, &course());
+        assert_eq!(got.as_deref().map_err(Clone::clone), expected, "filling {text:?}");
+    }
+
+    fn key_error(placeholder: &str) -> TemplateError {
+        TemplateError::UnknownKey { placeholder: placeholder.into() }
+    }
+
+    #[test]
+    fn plain_text_and_escapes() {
+        check("", Ok(""));
+        check("no placeholders here", Ok("no placeholders here"));
+        check("a {{literal}} brace", Ok("a {literal} brace"));
+        check("ünïcode {H1.ttft} ünïcode", Ok("ünïcode 100 ms ünïcode"));
+    }
+
+    #[test]
+    fn trace_rows() {
+        check("{H2.share.queue_wait}", Ok("96.9%"));
+        check("{H2.ttft}", Ok("2,400 ms"));
+        check("{H2.dominant} at {H2.dominant_share}", Ok("queue wait at 96.9%"));
+        check("{H1.share.prefill}", Ok("70%"));
+        check("{H1.margin} to spare, {H2.over} over", Ok("900 ms to spare, 1,400 ms over"));
+        check("{H2.vllm_prefill}", Ok("75 ms"));
+        check("{T.dominant}, {T.dominant_share}", Ok("a tie between queue wait and prefill, 50%"));
+    }
+
+    #[test]
+    fn worked_timeline() {
+        check(
+            "{worked.queue_wait} + {worked.prefill} + {worked.emit} = {worked.ttft}",
+            Ok("40 ms + 310 ms + 10 ms = 360 ms"),
+        );
+        check("{worked.share.prefill}", Ok("86.1%"));
+        check("{worked.rate}, {worked.time_per_token}", Ok("40 tokens/s, 25 ms"));
+        check("{worked.tokens_after_first} in {worked.decode}", Ok("480 in 12,000 ms"));
+        check("{worked.end_to_end}; {worked.unseen}", Ok("12,360 ms; 90 ms"));
+    }
+
+    #[test]
+    fn workloads() {
+        check("{overnight-drafts.total_tokens}", Ok("4,000,000"));
+        check("{overnight-drafts.time.A} and {overnight-drafts.time.B}", Ok("1,667 s and 2,500 s"));
+        check("{overnight-drafts.window_share.A}, {overnight-drafts.window_share.B}", Ok("7.7%, 11.6%"));
+        check("{live-hints.p95_over.A}, {live-hints.p95_margin.B}", Ok("1,800 ms, 400 ms"));
+    }
+
+    #[test]
+    fn errors_are_values() {
+        check("{H1.over}", Err(not_applicable("H1.over", "this request is within its target")));
+        check("{H2.margin}", Err(not_applicable("H2.margin", "this request is over its target")));
+        check("{H9.ttft}", Err(TemplateError::UnknownSubject { placeholder: "H9.ttft".into() }));
+        check("{H1.latency}", Err(key_error("H1.latency")));
+        check("{H1.share.decode}", Err(key_error("H1.share.decode")));
+        check("{H1.ttft.extra}", Err(key_error("H1.ttft.extra")));
+        check("{H1}", Err(key_error("H1")));
+        check("{}", Err(key_error("")));
+        check("{H1.share.prefill.x}", Err(key_error("H1.share.prefill.x")));
+        check("{overnight-drafts.time.C}", Err(key_error("overnight-drafts.time.C")));
+        check("{overnight-drafts.time}", Err(key_error("overnight-drafts.time")));
+        check("{live-hints.total_tokens}", Err(key_error("live-hints.total_tokens")));
+        check(
+            "{overnight-drafts.time.Z}",
+            Err(not_applicable("overnight-drafts.time.Z", "the configuration's throughput is zero")),
+        );
+        check("{live-hints.p95_margin.A}", Err(not_applicable("live-hints.p95_margin.A", "this configuration's p95 is over the target")));
+        check("ab {H1.ttft", Err(TemplateError::Unclosed { at: 3 }));
+        check("{H1.{ttft}", Err(TemplateError::Unclosed { at: 0 }));
+        check("a } b", Err(TemplateError::StrayClose { at: 2 }));
+        check("{H1.ttft}}", Err(TemplateError::StrayClose { at: 9 }));
+    }
+
+    #[test]
+    fn unsplittable_rows_are_typed_errors() {
+        let mut c = course();
+        c.trace_exercise.requests[0].ttft_ms = 101;
+        let got = fill("{H1.ttft}", &c);
+        assert!(matches!(got, Err(TemplateError::Timing { .. })), "{got:?}");
+        let mut c = course();
+        c.trace_exercise.requests.push(c.trace_exercise.requests[0].clone());
+        assert_eq!(fill("{H1.ttft}", &c), Err(TemplateError::AmbiguousSubject { placeholder: "H1.ttft".into() }));
+    }
+
+    #[test]
+    fn errors_display_the_placeholder() {
+        assert_eq!(key_error("H1.latency").to_string(), "{H1.latency}: no such value for this subject");
+        assert_eq!(
+            TemplateError::Unclosed { at: 3 }.to_string(),
+            "the `{` at byte 3 is never closed (write `{{` for a literal brace)"
+        );
+    }
+
+    #[test]
+    fn awkward_text_never_panics() {
+        let c = course();
+        for text in ["{", "}", "{{{", "}}}", "{.}", "{..}", "{worked.}", "é{é}é", "{H1.share.}", "{{}}{}"] {
+            let _ = fill(text, &c);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_fills_or_errs(text in "[{}a-zH1-4._é ]{0,40}") {
+            let _ = fill(&text, &course());
+        }
+
+        #[test]
+        fn text_without_braces_is_unchanged(text in "[^{}]{0,80}") {
+            proptest::prop_assert_eq!(fill(&text, &course()), Ok(text.clone()));
+        }
+    }
+}
