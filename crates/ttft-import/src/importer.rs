@@ -17,10 +17,10 @@
 //! This module knows no format's fields; the per-format modules do.
 
 use crate::format::{detect, Capability, Format, Layout, UnknownFormat};
-use crate::model::{ImportedRequest, Location, Problem, RunSummary};
+use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
 use crate::{aiperf, csv, genai_perf, guidellm, jaeger, llmperf, otlp, sglang, vllm_bench};
 use serde::{Deserialize, Serialize};
-use ttft_core::Outcome;
+use ttft_core::{summarise, Convention, Micros, Observation, Outcome, Summary, TtftSplit};
 
 /// Most problems kept in a result; beyond this they are only counted, so a
 /// file of garbage cannot fill the page's memory with messages.
@@ -104,9 +104,40 @@ impl Import {
         self.requests.is_empty() && !self.summaries.is_empty()
     }
 
+    /// Each request as the core's summary sees it. Only a course-style split
+    /// whose parts add up to its TTFT (no unattributed remainder) is handed
+    /// over with its three parts; every other request with a TTFT enters as
+    /// TTFT only, because the core's split has no place for vLLM's
+    /// prefill-with-emit or a remainder, and inventing one would be wrong.
+    /// Requests without a TTFT (errors, cancellations) enter with none.
+    pub fn observations(&self) -> Vec<Observation> {
+        self.requests.iter().map(observation).collect()
+    }
+
+    /// The core's summary of this file's requests (percentiles, outcomes,
+    /// dominant delays where split), against `target` when given.
+    pub fn summarise(&self, target: Option<Micros>, convention: Convention) -> Summary {
+        summarise(&self.observations(), target, convention)
+    }
+
     /// All problems, listed and not, for a count on the page.
     pub fn problem_count(&self) -> usize {
         self.problems.len() + self.problems_not_listed
+    }
+}
+
+fn observation(r: &ImportedRequest) -> Observation {
+    let b = &r.breakdown;
+    let course_split = match (b.clock, b.queue_wait, b.prefill, b.emit, b.unattributed) {
+        (Clock::Server, Some(q), Some(p), Some(e), None | Some(Micros::ZERO)) if p.convention == PrefillConvention::Course => {
+            Some(TtftSplit { queue_wait: q, prefill: p.duration, emit: e })
+        }
+        _ => None,
+    };
+    match (course_split, b.ttft) {
+        (Some(parts), _) => Observation { outcome: r.outcome, ttft: Some(parts.ttft()), parts: Some(parts) },
+        (None, Some(t)) => Observation::ttft_only(r.outcome, t),
+        (None, None) => Observation::unsplit(r.outcome),
     }
 }
 
