@@ -10,6 +10,7 @@
 //! never panics on learner or file input.
 
 pub mod content;
+pub mod markup;
 pub mod percentile;
 pub mod split;
 pub mod summary;
