@@ -1,0 +1,138 @@
+//! ttft-lab's browser app: a Leptos shell over the pure `ttft_core`.
+//!
+//! [`App`] loads the embedded course, opens the browser's storage, and shows
+//! one part of the course at a time (`?part=lesson|trace|choice|interview`)
+//! under a header with the navigation and a status area for saved work.
+//! [`start`] mounts it, removes the loading message and marks the page
+//! ready; [`install_panic_hook`] makes a crash say something useful.
+//!
+//! What the app deliberately does not do: compute latency figures (the core
+//! does), touch `localStorage` outside `storage`, set any HTML from a string,
+//! or talk to a server. Everything is static files.
+
+pub mod components;
+pub mod course;
+pub mod navigation;
+pub mod progress;
+pub mod route;
+pub mod storage;
+pub mod timeline_entry;
+
+use components::checklist::Progress;
+use components::lesson::LessonPage;
+use components::practice::{choice::ConfigChoicePage, interview::InterviewPage, trace::TraceExercisePage};
+use components::site_header::SiteHeader;
+use components::storage_status::StorageStatus;
+use course::{CourseContext, CourseError};
+use leptos::prelude::*;
+use navigation::Navigator;
+use progress::Checklist;
+use route::CoursePart;
+use std::sync::Arc;
+use storage::{Store, Stored};
+use ttft_core::content::Course;
+
+/// The whole app, with the browser's storage.
+#[component]
+pub fn App() -> impl IntoView {
+    view! { <Shell course=course::load() store=Store::open_browser() /> }
+}
+
+/// The app over a given course and store, so tests can supply either.
+#[component]
+pub fn Shell(
+    /// The course, or why it cannot be shown.
+    course: Result<Course, CourseError>,
+    /// Where saved work is kept.
+    store: Store,
+) -> impl IntoView {
+    let nav = Navigator::start();
+    provide_context(nav);
+    let checklist = Stored::open(&store, Checklist::STORAGE_NAME, "checklist", Checklist::merge);
+    provide_context(Progress(checklist));
+    provide_context(store.clone());
+    Effect::new(move |_| document().set_title(&nav.current().document_title()));
+
+    let body = match course {
+        Ok(course) => {
+            let course = Arc::new(course);
+            provide_context(CourseContext(Arc::clone(&course)));
+            (move || part_view(nav.current(), &course)).into_any()
+        }
+        Err(e) => view! {
+            <div class="load-error" role="alert">
+                <h1 id="page-title">"The course could not be loaded"</h1>
+                <p>{e.to_string()}</p>
+            </div>
+        }
+        .into_any(),
+    };
+    view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
+        <SiteHeader nav=nav />
+        <StorageStatus store=store />
+        <main id="main" tabindex="-1">{body}</main>
+        <footer class="site-footer">
+            <p>
+                "All platforms, traces, configurations and figures in this course are synthetic teaching \
+                 material; no benchmark was run. Your ticks and answers stay in this browser."
+            </p>
+        </footer>
+    }
+}
+
+fn part_view(part: CoursePart, course: &Arc<Course>) -> AnyView {
+    match part {
+        CoursePart::Lesson => view! { <LessonPage course=Arc::clone(course) /> }.into_any(),
+        CoursePart::Trace => view! { <TraceExercisePage exercise=course.trace_exercise.clone() /> }.into_any(),
+        CoursePart::Choice => view! { <ConfigChoicePage exercise=course.config_exercise.clone() /> }.into_any(),
+        CoursePart::Interview => view! {
+            <InterviewPage interview=course.interview.clone() rows=course.trace_exercise.requests.clone() />
+        }
+        .into_any(),
+    }
+}
+
+/// Mounts the app on `<body>`, removes the loading message `#boot`, follows
+/// a `#section` in the address, and sets `data-ready="true"` on `<html>`
+/// once the controls are wired.
+pub fn start() {
+    mount_to_body(App);
+    if let Some(boot) = document().get_element_by_id("boot") {
+        boot.remove();
+    }
+    navigation::scroll_to_fragment();
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-ready", "true");
+    }
+}
+
+/// What a learner sees if the app ever fails: a plain message instead of a
+/// dead page. Release builds abort on panic, so this is the last word; the
+/// rule that matters is that nothing panics.
+const CRASH_MESSAGE: &str =
+    "Something went wrong in this page. Your saved work is kept in this browser; reload the page to continue.";
+
+/// Logs panics to the console and shows the learner [`CRASH_MESSAGE`].
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_crash_message();
+    }));
+}
+
+fn show_crash_message() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(body) = document.body() else { return };
+    let Ok(notice) = document.create_element("div") else { return };
+    let _ = notice.set_attribute("role", "alert");
+    let _ = notice.set_attribute("class", "crash");
+    notice.set_text_content(Some(CRASH_MESSAGE));
+    if let Ok(link) = document.create_element("a") {
+        let here = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+        let _ = link.set_attribute("href", &here);
+        link.set_text_content(Some("Reload"));
+        let _ = notice.append_child(&link);
+    }
+    let _ = body.insert_before(&notice, body.first_child().as_ref());
+}

@@ -1,0 +1,17 @@
+//! The app's components, one a file, each named for what the learner sees.
+//!
+//! `prose` turns content strings into elements; `site_header` is the
+//! header and navigation; `lesson` renders the lesson with
+//! `worked_timeline` (and its `timeline_chart`) and `checklist`;
+//! `storage_status` shows notices about saved work; `practice` holds the
+//! exercise parts. Components hold no latency arithmetic: figures come
+//! from `ttft_core`.
+
+pub mod checklist;
+pub mod lesson;
+pub mod practice;
+pub mod prose;
+pub mod site_header;
+pub mod storage_status;
+pub mod timeline_chart;
+pub mod worked_timeline;

@@ -1,0 +1,84 @@
+//! Course prose on the page: placeholders filled from the course through the
+//! core, inline markup turned into elements.
+//!
+//! Every string from a content file passes through here. Placeholders such
+//! as `{H2.share.queue_wait}` are filled by `ttft_core::template` first, so
+//! a figure in a sentence is whatever the core computes; the result is then
+//! parsed by `ttft_core::markup` and each [`Inline`] becomes an element.
+//! Text is only ever set as text, never as HTML.
+//!
+//! What it deliberately does not do: block layout (the lesson decides
+//! paragraphs and lists) or any formatting of its own.
+
+use crate::course::CourseContext;
+use crate::navigation::Navigator;
+use crate::route::CoursePart;
+use leptos::prelude::*;
+use ttft_core::markup::{self, Inline};
+
+/// A content string with its placeholders filled. If filling fails (the
+/// content test should make that impossible) the text is shown as written
+/// and the reason goes to the console.
+pub fn fill(text: &str) -> String {
+    let Some(CourseContext(course)) = use_context::<CourseContext>() else {
+        return text.to_owned();
+    };
+    match ttft_core::template::fill(text, &course) {
+        Ok(filled) => filled,
+        Err(e) => {
+            leptos::logging::warn!("course text could not be filled ({e}): {text}");
+            text.to_owned()
+        }
+    }
+}
+
+/// The inline elements of a content string.
+pub fn inlines(text: &str) -> Vec<AnyView> {
+    let parsed = markup::parse(&fill(text));
+    render(&parsed)
+}
+
+/// A content string's words without formatting, for labels and titles.
+pub fn plain(text: &str) -> String {
+    markup::plain_text(&markup::parse(&fill(text)))
+}
+
+fn render(parsed: &[Inline]) -> Vec<AnyView> {
+    parsed.iter().map(render_one).collect()
+}
+
+fn render_one(inline: &Inline) -> AnyView {
+    match inline {
+        Inline::Text(text) => text.clone().into_any(),
+        Inline::Strong(inner) => view! { <strong>{render(inner)}</strong> }.into_any(),
+        Inline::Emphasis(inner) => view! { <em>{render(inner)}</em> }.into_any(),
+        Inline::Code(code) => view! { <code>{code.clone()}</code> }.into_any(),
+        Inline::Link { text, href } => link(text, href),
+    }
+}
+
+fn link(text: &[Inline], href: &str) -> AnyView {
+    let children = render(text);
+    if CoursePart::from_href(href).is_some() {
+        let nav = use_context::<Navigator>();
+        let target = href.to_owned();
+        view! {
+            <a href=href.to_owned() on:click=move |ev| if let Some(nav) = nav { nav.follow(&ev, &target) }>
+                {children}
+            </a>
+        }
+        .into_any()
+    } else {
+        view! { <a href=href.to_owned()>{children}</a> }.into_any()
+    }
+}
+
+/// A content string as inline elements, for use inside any element.
+#[component]
+pub fn Prose(
+    /// The content string, with placeholders and inline markup.
+    #[prop(into)]
+    text: String,
+) -> impl IntoView {
+    inlines(&text)
+}

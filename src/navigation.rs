@@ -1,0 +1,93 @@
+//! Moving between the course's parts without reloading, and the back
+//! button.
+//!
+//! Links are real `<a href="?part=trace">` elements, so they work without
+//! the app, open in a new tab, and can be copied. A plain left click on one
+//! is intercepted: the address changes with `history.pushState`, the part's
+//! signal changes, and focus moves to `<main>` so keyboard and screen-reader
+//! users start at the new content. The back and forward buttons fire
+//! `popstate`, which reads the part from the address again.
+//!
+//! What it deliberately does not do: nested routes, or any part of the
+//! address but `?part=` (lesson sections are plain `#anchors` the browser
+//! handles).
+
+use crate::route::CoursePart;
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+use web_sys::MouseEvent;
+
+/// The part on show, shared through context.
+#[derive(Clone, Copy, Debug)]
+pub struct Navigator {
+    part: RwSignal<CoursePart>,
+}
+
+impl Navigator {
+    /// Reads the part from the address and follows the back button.
+    pub fn start() -> Navigator {
+        let part = RwSignal::new(CoursePart::from_search(&current_search()));
+        let _ = window_event_listener(ev::popstate, move |_| {
+            let now = CoursePart::from_search(&current_search());
+            // Following a #section link also fires popstate; re-rendering
+            // the same part would throw away what the learner typed.
+            if part.get_untracked() != now {
+                part.set(now);
+            }
+        });
+        Navigator { part }
+    }
+
+    /// The part on show (tracked).
+    pub fn current(&self) -> CoursePart {
+        self.part.get()
+    }
+
+    /// Handles a click on a link: a plain left click on a link to a part of
+    /// this page is followed in place; anything else (a new-tab click, an
+    /// external link, a #section) is left to the browser.
+    pub fn follow(&self, event: &MouseEvent, href: &str) {
+        let plain = event.button() == 0 && !event.ctrl_key() && !event.meta_key() && !event.shift_key() && !event.alt_key();
+        if !plain {
+            return;
+        }
+        if let Some(part) = CoursePart::from_href(href) {
+            event.prevent_default();
+            self.go(part, href);
+        }
+    }
+
+    /// Shows `part`, recording `href` in the history.
+    pub fn go(&self, part: CoursePart, href: &str) {
+        if let Ok(history) = window().history() {
+            let _ = history.push_state_with_url(&JsValue::NULL, "", Some(href));
+        }
+        self.part.set(part);
+        window().scroll_to_with_x_and_y(0.0, 0.0);
+        if let Some(main) = document().get_element_by_id("main") {
+            if let Ok(main) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(main) {
+                let _ = main.focus();
+            }
+        }
+    }
+}
+
+/// The address's query string, `?part=trace`.
+fn current_search() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Scrolls to the element the address's `#fragment` names, for deep links
+/// into lesson sections, which only exist once the app has rendered.
+pub fn scroll_to_fragment() {
+    let hash = window().location().hash().unwrap_or_default();
+    let id = hash.trim_start_matches('#');
+    if id.is_empty() {
+        return;
+    }
+    let decoded = js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
+    if let Some(target) = document().get_element_by_id(&decoded) {
+        target.scroll_into_view();
+    }
+}

@@ -1,0 +1,120 @@
+//! Which part of the course the address shows, without a router.
+//!
+//! The part is the `part` query parameter (`?part=trace`), so every part
+//! works on a plain static host: reloading and deep links need no server
+//! rewrite. Lesson sections are ordinary `#anchors`. This module only maps
+//! between addresses and parts; following links and the back button live in
+//! `navigation`.
+
+use std::fmt;
+
+/// A part of the course, each a page of its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CoursePart {
+    /// The lesson with the worked timeline and the checklist.
+    #[default]
+    Lesson,
+    /// The trace exercise: four hint requests.
+    Trace,
+    /// Choosing a configuration per workload.
+    Choice,
+    /// The interview question with hints, reference answer and self-score.
+    Interview,
+}
+
+impl CoursePart {
+    /// Every part, in the order the navigation lists them.
+    pub const ALL: [CoursePart; 4] = [CoursePart::Lesson, CoursePart::Trace, CoursePart::Choice, CoursePart::Interview];
+
+    /// The value of `?part=`.
+    pub fn id(self) -> &'static str {
+        match self {
+            CoursePart::Lesson => "lesson",
+            CoursePart::Trace => "trace",
+            CoursePart::Choice => "choice",
+            CoursePart::Interview => "interview",
+        }
+    }
+
+    /// The name the navigation shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            CoursePart::Lesson => "Lesson",
+            CoursePart::Trace => "Trace exercise",
+            CoursePart::Choice => "Configuration choice",
+            CoursePart::Interview => "Interview question",
+        }
+    }
+
+    /// The document title while this part shows.
+    pub fn document_title(self) -> String {
+        format!("{} \u{b7} ttft-lab", self.label())
+    }
+
+    /// The link to this part, relative to the page.
+    pub fn href(self) -> String {
+        format!("?part={}", self.id())
+    }
+
+    /// The part an id names, if any.
+    pub fn from_id(id: &str) -> Option<CoursePart> {
+        CoursePart::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// The part a query string asks for (`?part=trace&x=1`); the lesson when
+    /// it names none or one that does not exist.
+    pub fn from_search(search: &str) -> CoursePart {
+        Self::named_in(search).and_then(CoursePart::from_id).unwrap_or_default()
+    }
+
+    /// The part a link's `href` names, when it is a link to a part of this
+    /// page (`?part=choice`, optionally with a `#section`).
+    pub fn from_href(href: &str) -> Option<CoursePart> {
+        let query = href.strip_prefix('?')?;
+        let query = query.split('#').next().unwrap_or_default();
+        Self::named_in(query).and_then(CoursePart::from_id)
+    }
+
+    fn named_in(search: &str) -> Option<&str> {
+        search.trim_start_matches('?').split('&').find_map(|pair| pair.strip_prefix("part="))
+    }
+}
+
+impl fmt::Display for CoursePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(search: &str, expected: CoursePart) {
+        assert_eq!(CoursePart::from_search(search), expected, "{search:?}");
+    }
+
+    #[test]
+    fn parts_from_the_address() {
+        check("", CoursePart::Lesson);
+        check("?part=lesson", CoursePart::Lesson);
+        check("?part=trace", CoursePart::Trace);
+        check("?embed=1&part=interview", CoursePart::Interview);
+        check("?part=choice&embed=1", CoursePart::Choice);
+        check("?part=nonsense", CoursePart::Lesson);
+        check("?part=", CoursePart::Lesson);
+        check("?parts=trace", CoursePart::Lesson);
+    }
+
+    #[test]
+    fn links_and_titles() {
+        for part in CoursePart::ALL {
+            assert_eq!(CoursePart::from_href(&part.href()), Some(part));
+            assert_eq!(CoursePart::from_search(&part.href()), part);
+        }
+        assert_eq!(CoursePart::from_href("?part=trace#h2"), Some(CoursePart::Trace));
+        assert_eq!(CoursePart::from_href("#split"), None);
+        assert_eq!(CoursePart::from_href("https://example.org/?part=trace"), None);
+        assert_eq!(CoursePart::Lesson.document_title(), "Lesson \u{b7} ttft-lab");
+    }
+}

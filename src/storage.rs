@@ -1,0 +1,524 @@
+//! Everything the app keeps in the browser, and the only module that touches
+//! `localStorage`.
+//!
+//! Keys are namespaced and versioned (`ttft-lab/v1/<name>`) and every value
+//! is wrapped as `{"version": 1, "value": …}`. A [`Store`] sits on a small
+//! [`Backend`] trait so that tests can hand it storage that refuses, fails
+//! or holds damaged data. A [`Stored<T>`] is one named value: a reactive
+//! signal that loads once, writes on every change, and merges changes made in
+//! another tab with a merge function the value's owner supplies.
+//!
+//! What can go wrong, and what the learner sees (in the status area fed by
+//! [`Store::notices`]):
+//! - storage missing or refused (private mode, a sandboxed iframe, disabled
+//!   by policy): the app runs in memory and says once that nothing will be
+//!   kept;
+//! - a write fails (quota): the learner is told; what was stored before
+//!   stays as it was, and the change lives on in the page until reload;
+//! - stored data is damaged or from an unknown version: a copy is set aside
+//!   under `ttft-lab/v1/<name>/set-aside/<ms>`, the value starts clean, and
+//!   the learner is told where the copy is.
+//!
+//! What it deliberately does not do: know what any value means (merging is
+//! the value's business), use cookies or IndexedDB, or sync anywhere but
+//! between tabs of one browser.
+
+use leptos::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Every key this app writes starts with this.
+pub const PREFIX: &str = "ttft-lab/v1/";
+
+/// The version written into every stored value's wrapper.
+pub const VERSION: u32 = 1;
+
+/// The full storage key for a value's name.
+pub fn key_for(name: &str) -> String {
+    format!("{PREFIX}{name}")
+}
+
+/// Why the browser's storage did not do what was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StorageError {
+    /// There is no storage to use (missing, refused, or disabled).
+    Unavailable { reason: String },
+    /// Reading a key failed.
+    Read { key: String, reason: String },
+    /// Writing a key failed, typically because the quota is full.
+    Write { key: String, reason: String },
+}
+
+impl fmt::Display for StorageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StorageError::Unavailable { reason } => write!(f, "this browser's storage cannot be used ({reason})"),
+            StorageError::Read { key, reason } => write!(f, "could not read {key} ({reason})"),
+            StorageError::Write { key, reason } => write!(f, "could not save {key} ({reason})"),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+/// Where values are kept: the browser's `localStorage`, memory, or a test's
+/// stand-in.
+pub trait Backend: Send + Sync {
+    /// The value under `key`, or `None` when there is none.
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError>;
+    /// Stores `value` under `key`.
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError>;
+    /// Deletes `key`; deleting a missing key is not an error.
+    fn remove(&self, key: &str) -> Result<(), StorageError>;
+}
+
+/// Values held in memory for this page only.
+#[derive(Default)]
+pub struct MemoryBackend {
+    values: Mutex<BTreeMap<String, String>>,
+}
+
+impl Backend for MemoryBackend {
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+        Ok(self.values.lock().unwrap_or_else(PoisonError::into_inner).get(key).cloned())
+    }
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        self.values.lock().unwrap_or_else(PoisonError::into_inner).insert(key.to_owned(), value.to_owned());
+        Ok(())
+    }
+    fn remove(&self, key: &str) -> Result<(), StorageError> {
+        self.values.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
+        Ok(())
+    }
+}
+
+/// The browser's `localStorage`, looked up on every call so that this type
+/// holds no JavaScript value and can be shared freely.
+pub struct BrowserBackend;
+
+impl BrowserBackend {
+    /// Checks that `localStorage` exists and accepts a write; the reason it
+    /// does not otherwise.
+    pub fn probe() -> Result<BrowserBackend, StorageError> {
+        let backend = BrowserBackend;
+        let probe = format!("{PREFIX}probe");
+        backend.set(&probe, "1").map_err(|e| StorageError::Unavailable { reason: reason_of(&e) })?;
+        backend.remove(&probe).map_err(|e| StorageError::Unavailable { reason: reason_of(&e) })?;
+        Ok(backend)
+    }
+
+    fn storage() -> Result<web_sys::Storage, StorageError> {
+        let window = web_sys::window().ok_or_else(|| StorageError::Unavailable { reason: "no window".into() })?;
+        match window.local_storage() {
+            Ok(Some(storage)) => Ok(storage),
+            Ok(None) => Err(StorageError::Unavailable { reason: "the browser has no localStorage".into() }),
+            Err(e) => Err(StorageError::Unavailable { reason: describe_js(&e) }),
+        }
+    }
+}
+
+fn reason_of(e: &StorageError) -> String {
+    match e {
+        StorageError::Unavailable { reason } | StorageError::Read { reason, .. } | StorageError::Write { reason, .. } => {
+            reason.clone()
+        }
+    }
+}
+
+impl Backend for BrowserBackend {
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+        Self::storage()?.get_item(key).map_err(|e| StorageError::Read { key: key.into(), reason: describe_js(&e) })
+    }
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        Self::storage()?.set_item(key, value).map_err(|e| StorageError::Write { key: key.into(), reason: describe_js(&e) })
+    }
+    fn remove(&self, key: &str) -> Result<(), StorageError> {
+        Self::storage()?.remove_item(key).map_err(|e| StorageError::Write { key: key.into(), reason: describe_js(&e) })
+    }
+}
+
+/// A JavaScript exception's name and message, e.g. `QuotaExceededError`.
+fn describe_js(value: &wasm_bindgen::JsValue) -> String {
+    let field = |name: &str| {
+        js_sys::Reflect::get(value, &wasm_bindgen::JsValue::from_str(name)).ok().and_then(|v| v.as_string())
+    };
+    match (field("name"), field("message")) {
+        (Some(name), Some(message)) if !message.is_empty() => format!("{name}: {message}"),
+        (Some(name), _) => name,
+        (None, Some(message)) => message,
+        (None, None) => value.as_string().unwrap_or_else(|| "the browser refused".into()),
+    }
+}
+
+/// How serious a notice is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeKind {
+    /// Worth knowing; nothing was lost.
+    Info,
+    /// Something will not be kept, or was set aside.
+    Warning,
+    /// A save failed.
+    Error,
+}
+
+/// A message for the learner about their saved work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// Stable within the page, for dismissing.
+    pub id: u64,
+    /// How serious it is.
+    pub kind: NoticeKind,
+    /// What happened and what it means for the learner's work.
+    pub text: String,
+}
+
+type Listener = Arc<dyn Fn(Option<String>) + Send + Sync>;
+
+/// The app's storage: a backend, whether it keeps anything past this page,
+/// the notices for the status area, and the values listening for changes
+/// from other tabs. Cheap to clone; clones share everything.
+#[derive(Clone)]
+pub struct Store {
+    backend: Arc<dyn Backend>,
+    keeps: bool,
+    notices: RwSignal<Vec<Notice>>,
+    next_notice: Arc<Mutex<u64>>,
+    listeners: Arc<Mutex<Vec<(String, Listener)>>>,
+}
+
+impl Store {
+    /// The browser's `localStorage` when it works, memory otherwise (with a
+    /// notice saying so). Also starts listening for changes from other tabs.
+    pub fn open_browser() -> Store {
+        let store = match BrowserBackend::probe() {
+            Ok(backend) => Store::with_backend(Arc::new(backend)),
+            Err(e) => Store::in_memory(&reason_of(&e)),
+        };
+        if store.keeps {
+            store.listen_to_other_tabs();
+        }
+        store
+    }
+
+    /// A store over any backend, trusted to keep values.
+    pub fn with_backend(backend: Arc<dyn Backend>) -> Store {
+        Store {
+            backend,
+            keeps: true,
+            notices: RwSignal::new(Vec::new()),
+            next_notice: Arc::new(Mutex::new(0)),
+            listeners: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// A store that keeps values for this page only, and says why once.
+    pub fn in_memory(reason: &str) -> Store {
+        let mut store = Store::with_backend(Arc::new(MemoryBackend::default()));
+        store.keeps = false;
+        store.notify(
+            NoticeKind::Warning,
+            format!(
+                "This browser is not letting the page save anything ({reason}). Everything works, \
+                 but your ticks and answers will be gone when you close or reload the page."
+            ),
+        );
+        store
+    }
+
+    /// True when values outlive the page.
+    pub fn keeps(&self) -> bool {
+        self.keeps
+    }
+
+    /// The notices for the status area, oldest first.
+    pub fn notices(&self) -> ReadSignal<Vec<Notice>> {
+        self.notices.read_only()
+    }
+
+    /// Adds a notice unless the same text is already showing, so a failing
+    /// save repeated on every keystroke is said once.
+    pub fn notify(&self, kind: NoticeKind, text: String) {
+        if self.notices.with_untracked(|list| list.iter().any(|n| n.text == text)) {
+            return;
+        }
+        let id = {
+            let mut next = self.next_notice.lock().unwrap_or_else(PoisonError::into_inner);
+            *next += 1;
+            *next
+        };
+        self.notices.update(|list| list.push(Notice { id, kind, text }));
+    }
+
+    /// Removes a notice the learner has read.
+    pub fn dismiss(&self, id: u64) {
+        self.notices.update(|list| list.retain(|n| n.id != id));
+    }
+
+    /// Passes a change another tab made to the values listening for `key`.
+    /// The browser's `storage` event calls this; tests call it directly.
+    pub fn receive(&self, key: &str, new_value: Option<String>) {
+        let matching: Vec<Listener> = self
+            .listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, l)| Arc::clone(l))
+            .collect();
+        for listener in matching {
+            listener(new_value.clone());
+        }
+    }
+
+    fn listen(&self, key: String, listener: Listener) {
+        self.listeners.lock().unwrap_or_else(PoisonError::into_inner).push((key, listener));
+    }
+
+    fn listen_to_other_tabs(&self) {
+        use wasm_bindgen::closure::Closure;
+        use wasm_bindgen::JsCast;
+        let Some(window) = web_sys::window() else { return };
+        let store = self.clone();
+        let on_storage = Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |event: web_sys::StorageEvent| {
+            if let Some(key) = event.key() {
+                if key.starts_with(PREFIX) {
+                    store.receive(&key, event.new_value());
+                }
+            }
+        });
+        if window.add_event_listener_with_callback("storage", on_storage.as_ref().unchecked_ref()).is_ok() {
+            // The listener lives as long as the page.
+            on_storage.forget();
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch, for set-aside keys and merge stamps.
+pub fn now_ms() -> i64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() as i64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0)
+    }
+}
+
+#[derive(Serialize)]
+struct WrapperOut<'a, T> {
+    version: u32,
+    value: &'a T,
+}
+
+#[derive(Deserialize)]
+struct WrapperIn {
+    version: u32,
+    value: serde_json::Value,
+}
+
+/// Why a stored text could not be read as a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Not the wrapper, or the value inside does not fit the type.
+    Damaged(String),
+    /// Written by a version of the app this one does not know.
+    UnknownVersion(u32),
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unreadable::Damaged(why) => write!(f, "it is damaged ({why})"),
+            Unreadable::UnknownVersion(v) => write!(f, "it was saved in format {v}, which this version does not read"),
+        }
+    }
+}
+
+/// Wraps a value with the current version, as it is stored.
+pub fn wrap<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&WrapperOut { version: VERSION, value })
+}
+
+/// Reads a stored text back into a value.
+pub fn unwrap<T: DeserializeOwned>(text: &str) -> Result<T, Unreadable> {
+    let wrapper: WrapperIn = serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
+    if wrapper.version != VERSION {
+        return Err(Unreadable::UnknownVersion(wrapper.version));
+    }
+    serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string()))
+}
+
+/// How two versions of a value combine: `merge(mine, theirs)`. It should be
+/// symmetric, so two tabs that merge each other's changes agree.
+pub type Merge<T> = fn(&T, &T) -> T;
+
+/// One named value kept in the store, as a signal.
+pub struct Stored<T: Send + Sync + 'static> {
+    name: Arc<str>,
+    label: Arc<str>,
+    value: RwSignal<T>,
+    store: Store,
+}
+
+impl<T: Send + Sync + 'static> Clone for Stored<T> {
+    fn clone(&self) -> Self {
+        Stored { name: Arc::clone(&self.name), label: Arc::clone(&self.label), value: self.value, store: self.store.clone() }
+    }
+}
+
+impl<T> Stored<T>
+where
+    T: Serialize + DeserializeOwned + Clone + Default + PartialEq + Send + Sync + 'static,
+{
+    /// Loads `name` (starting from `T::default()` when there is nothing, or
+    /// when what is there cannot be read, which is then set aside) and
+    /// starts merging changes from other tabs with `merge`. `label` names
+    /// the value for the learner ("your checklist").
+    pub fn open(store: &Store, name: &str, label: &str, merge: Merge<T>) -> Stored<T> {
+        let key = key_for(name);
+        let initial = match store.backend.get(&key) {
+            Ok(None) => T::default(),
+            Ok(Some(text)) => match unwrap::<T>(&text) {
+                Ok(value) => value,
+                Err(why) => {
+                    set_aside(store, name, label, &key, &text, &why);
+                    T::default()
+                }
+            },
+            Err(e) => {
+                store.notify(NoticeKind::Warning, format!("Could not read {label}, so it starts empty: {e}."));
+                T::default()
+            }
+        };
+        let stored = Stored { name: name.into(), label: label.into(), value: RwSignal::new(initial), store: store.clone() };
+        let this = stored.clone();
+        store.listen(key, Arc::new(move |text: Option<String>| this.absorb(text.as_deref(), merge)));
+        stored
+    }
+
+    /// The storage key.
+    pub fn key(&self) -> String {
+        key_for(&self.name)
+    }
+
+    /// The current value, tracked (a view that reads it updates with it).
+    pub fn get(&self) -> T {
+        self.value.get()
+    }
+
+    /// The value as a read-only signal.
+    pub fn signal(&self) -> ReadSignal<T> {
+        self.value.read_only()
+    }
+
+    /// Replaces the value and saves it.
+    pub fn set(&self, value: T) -> Result<(), StorageError> {
+        self.value.set(value);
+        self.save()
+    }
+
+    /// Changes the value in place and saves it. When saving fails the
+    /// learner is told, the change stays on the page, and what was stored
+    /// before is untouched.
+    pub fn update(&self, change: impl FnOnce(&mut T)) -> Result<(), StorageError> {
+        self.value.update(change);
+        self.save()
+    }
+
+    fn save(&self) -> Result<(), StorageError> {
+        let key = self.key();
+        let text = self.value.with_untracked(wrap).map_err(|e| StorageError::Write { key: key.clone(), reason: e.to_string() })?;
+        match self.store.backend.set(&key, &text) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.store.notify(
+                    NoticeKind::Error,
+                    format!(
+                        "Could not save {}: the browser refused ({}). What was saved before is unchanged; \
+                         your latest change stays on this page until you reload.",
+                        self.label,
+                        reason_of(&e)
+                    ),
+                );
+                Err(e)
+            }
+        }
+    }
+
+    /// Takes in what another tab stored: merges it with this tab's value,
+    /// and writes the merge back when it differs from theirs, so both tabs
+    /// end up with the same value and neither loses its changes.
+    fn absorb(&self, text: Option<&str>, merge: Merge<T>) {
+        // A removed key or an unreadable value from another tab gives
+        // nothing to merge; this tab's value stands and is written back.
+        let theirs = text.and_then(|t| unwrap::<T>(t).ok());
+        let mine = self.value.get_untracked();
+        let merged = match &theirs {
+            Some(theirs) => merge(&mine, theirs),
+            None => mine.clone(),
+        };
+        if merged != mine {
+            self.value.set(merged.clone());
+        }
+        if theirs.as_ref() != Some(&merged) && merged != T::default() {
+            let _ = self.save();
+        }
+    }
+}
+
+/// Keeps a copy of unreadable stored text under a set-aside key, removes the
+/// original so the value starts clean, and tells the learner.
+fn set_aside(store: &Store, name: &str, label: &str, key: &str, text: &str, why: &Unreadable) {
+    let aside = format!("{PREFIX}{name}/set-aside/{}", now_ms());
+    match store.backend.set(&aside, text) {
+        Ok(()) => {
+            let _ = store.backend.remove(key);
+            store.notify(
+                NoticeKind::Warning,
+                format!(
+                    "Your saved {label} could not be read: {why}. It starts fresh; a copy of the old data \
+                     is kept in this browser under \u{201c}{aside}\u{201d}."
+                ),
+            );
+        }
+        Err(e) => store.notify(
+            NoticeKind::Warning,
+            format!(
+                "Your saved {label} could not be read: {why}. It starts fresh, and the old data could not be \
+                 set aside ({}), so your next change replaces it.",
+                reason_of(&e)
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_wrap<T: Serialize + DeserializeOwned + PartialEq + fmt::Debug>(value: T) {
+        let text = wrap(&value).unwrap_or_default();
+        assert!(text.starts_with("{\"version\":1,"), "{text}");
+        assert_eq!(unwrap::<T>(&text), Ok(value));
+    }
+
+    #[test]
+    fn values_round_trip_with_their_version() {
+        check_wrap(vec![1u8, 2, 3]);
+        check_wrap(String::from("an answer with \"quotes\" and é"));
+    }
+
+    #[test]
+    fn unreadable_text_is_named() {
+        assert!(matches!(unwrap::<Vec<u8>>("{not json"), Err(Unreadable::Damaged(_))));
+        assert!(matches!(unwrap::<Vec<u8>>("{\"version\":1,\"value\":\"x\"}"), Err(Unreadable::Damaged(_))));
+        assert_eq!(unwrap::<Vec<u8>>("{\"version\":7,\"value\":[]}"), Err(Unreadable::UnknownVersion(7)));
+    }
+}
