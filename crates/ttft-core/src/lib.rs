@@ -9,6 +9,8 @@
 //! I/O. It takes values and strings and returns values and typed errors; it
 //! never panics on learner or file input.
 
+pub mod answer;
+pub mod choice;
 pub mod content;
 pub mod markup;
 pub mod percentile;

@@ -1,0 +1,878 @@
+//! Checking the trace exercise: a learner's dominant delay, share of TTFT and
+//! "investigate first" choice for each request, with the misconception the
+//! evidence points to when an answer is wrong.
+//!
+//! Everything is computed from the row's parts through `split_request`; the
+//! stated answer in the content is never read to decide a verdict (the
+//! content test in `validate` checks that the two agree). The checker names a
+//! [`Misconception`] only when the learner's input itself shows it (a number
+//! equal to a part's milliseconds, a fraction that matches the share, a
+//! prefill pick on a queue-bound request with a long prompt); otherwise a
+//! wrong answer is just wrong. The explanation text for each misconception is
+//! content, keyed by [`Misconception::id`].
+//!
+//! This module also holds the lenient reader for numbers a learner types
+//! ([`parse_quantity`]): "96.9", "96.9%", " 97 ", "4,000,000 tokens",
+//! "27.8 min", "4e6". It is exact (thousandths, no floats) and returns a
+//! typed [`NumberError`] for anything else. It does not render anything, keep
+//! answers between visits, or know about the configuration exercise (that is
+//! `choice`).
+
+use crate::content::{Action, CauseClass, TraceExercise, TraceRow};
+use crate::split::{split_request, Dominant, Part, Share, TargetVerdict, TtftSplit};
+use crate::time::Micros;
+use crate::timing::TimingError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+// ---------------------------------------------------------------- numbers
+
+/// A decimal number as typed, kept exactly in thousandths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Number {
+    /// The value times 1,000 (digits past the third decimal are rounded
+    /// half up, once).
+    pub thousandths: i64,
+    /// Digits the learner wrote after the decimal point, at most 3.
+    pub decimals: u8,
+}
+
+/// A unit written after a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    Percent,
+    Milliseconds,
+    Seconds,
+    Minutes,
+    Hours,
+    Tokens,
+}
+
+impl Unit {
+    /// The unit's usual name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Unit::Percent => "percent",
+            Unit::Milliseconds => "milliseconds",
+            Unit::Seconds => "seconds",
+            Unit::Minutes => "minutes",
+            Unit::Hours => "hours",
+            Unit::Tokens => "tokens",
+        }
+    }
+}
+
+/// A number with the unit written after it, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quantity {
+    pub number: Number,
+    pub unit: Option<Unit>,
+}
+
+/// Why typed text is not a number this course can read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum NumberError {
+    /// Nothing was typed.
+    Empty,
+    /// The text is not a number.
+    NotANumber { text: String },
+    /// A number followed by a unit this exercise does not use.
+    UnknownUnit { unit: String },
+    /// Shares, times and counts here are never below zero.
+    Negative,
+    /// More than fifteen digits before the decimal point.
+    TooLarge,
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumberError::Empty => f.write_str("nothing is filled in"),
+            NumberError::NotANumber { text } => write!(f, "\"{text}\" is not a number; write digits, like 96.9"),
+            NumberError::UnknownUnit { unit } => write!(f, "\"{unit}\" is not a unit this answer uses"),
+            NumberError::Negative => f.write_str("this cannot be below zero"),
+            NumberError::TooLarge => f.write_str("this number is too large to be an answer here"),
+        }
+    }
+}
+
+impl std::error::Error for NumberError {}
+
+/// Longest text the reader looks at; anything longer is not a number.
+const MAX_NUMBER_TEXT: usize = 64;
+/// Fifteen digits before the point: far beyond any answer, and safe in i64
+/// once scaled by 1,000.
+const MAX_INTEGER: i128 = 999_999_999_999_999;
+
+/// Reads a number with an optional unit, leniently: surrounding spaces,
+/// thousands separators (`4,000,000`, `4 000 000`), a decimal comma
+/// (`96,9`), a leading `+`, an exponent (`4e6`), and a unit after it
+/// (`%`, `ms`, `s`, `min`, `h`, `tokens`).
+pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(NumberError::Empty);
+    }
+    let not_a_number = || NumberError::NotANumber { text: t.chars().take(MAX_NUMBER_TEXT).collect() };
+    if t.len() > MAX_NUMBER_TEXT {
+        return Err(not_a_number());
+    }
+    let at = t.find(|c: char| c.is_alphabetic() || c == '%').unwrap_or(t.len());
+    let (digits, rest) = t.split_at(at);
+    if !digits.chars().any(|c| c.is_ascii_digit()) {
+        return Err(not_a_number());
+    }
+    let mut rest = rest.trim();
+    let mut exponent: i32 = 0;
+    if let Some(after_e) = rest.strip_prefix(['e', 'E']) {
+        let (negative, body) = match after_e.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, after_e.strip_prefix('+').unwrap_or(after_e)),
+        };
+        let end = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len());
+        if end > 0 {
+            let e: i32 = body.get(..end).and_then(|s| s.parse().ok()).ok_or(NumberError::TooLarge)?;
+            exponent = if negative { -e } else { e };
+            rest = body.get(end..).unwrap_or("").trim();
+        }
+    }
+    let unit = match rest.to_lowercase().as_str() {
+        "" => None,
+        "%" | "percent" | "pct" => Some(Unit::Percent),
+        "ms" | "msec" | "millisecond" | "milliseconds" => Some(Unit::Milliseconds),
+        "s" | "sec" | "secs" | "second" | "seconds" => Some(Unit::Seconds),
+        "min" | "mins" | "minute" | "minutes" => Some(Unit::Minutes),
+        "h" | "hr" | "hrs" | "hour" | "hours" => Some(Unit::Hours),
+        "token" | "tokens" | "tok" => Some(Unit::Tokens),
+        _ => return Err(NumberError::UnknownUnit { unit: rest.chars().take(MAX_NUMBER_TEXT).collect() }),
+    };
+    let mut body: String = digits.chars().filter(|c| !c.is_whitespace() && *c != '_').collect();
+    if let Some(b) = body.strip_prefix('+') {
+        body = b.to_owned();
+    }
+    let negative = body.starts_with('-');
+    if negative {
+        body.remove(0);
+    }
+    let dots = body.matches('.').count();
+    let commas = body.matches(',').count();
+    let normalised = if dots > 1 {
+        return Err(not_a_number());
+    } else if dots == 1 {
+        body.replace(',', "")
+    } else if commas == 1 && body.split(',').nth(1).is_some_and(|after| after.len() != 3) {
+        body.replace(',', ".")
+    } else {
+        body.replace(',', "")
+    };
+    let (int_part, frac_part) = normalised.split_once('.').unwrap_or((normalised.as_str(), ""));
+    let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if (int_part.is_empty() && frac_part.is_empty()) || !all_digits(int_part) || !all_digits(frac_part) {
+        return Err(not_a_number());
+    }
+    let int_trimmed = int_part.trim_start_matches('0');
+    if int_trimmed.len() > 15 {
+        return Err(NumberError::TooLarge);
+    }
+    let int_value: i128 = if int_trimmed.is_empty() { 0 } else { int_trimmed.parse().map_err(|_| not_a_number())? };
+    let frac_bytes = frac_part.as_bytes();
+    let digit = |i: usize| frac_bytes.get(i).map_or(0, |b| i128::from(b - b'0'));
+    let mut value = int_value * 1_000 + digit(0) * 100 + digit(1) * 10 + digit(2);
+    if digit(3) >= 5 {
+        value += 1;
+    }
+    let mut decimals = frac_part.len().min(3) as i32;
+    if exponent != 0 {
+        if exponent > 15 {
+            return Err(NumberError::TooLarge);
+        }
+        if exponent > 0 {
+            value *= 10i128.pow(exponent as u32);
+        } else {
+            let div = 10i128.pow(exponent.unsigned_abs().min(30));
+            value = (value * 2 + div) / (2 * div);
+        }
+        decimals = (decimals - exponent).clamp(0, 3);
+    }
+    if value > MAX_INTEGER * 1_000 {
+        return Err(NumberError::TooLarge);
+    }
+    if negative && value != 0 {
+        return Err(NumberError::Negative);
+    }
+    Ok(Quantity { number: Number { thousandths: value as i64, decimals: decimals as u8 }, unit })
+}
+
+// ---------------------------------------------------------------- the learner's answer
+
+/// What the learner names as the dominant delay. The output rate is offered
+/// too, because it is a tempting wrong answer: it describes what happens
+/// after the first token, not the pause before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DominantChoice {
+    QueueWait,
+    Prefill,
+    Emit,
+    /// "Decode / output rate": never the cause of a slow first token.
+    OutputRate,
+}
+
+impl DominantChoice {
+    /// Every choice, in the order the page offers them.
+    pub const ALL: [DominantChoice; 4] =
+        [DominantChoice::QueueWait, DominantChoice::Prefill, DominantChoice::Emit, DominantChoice::OutputRate];
+
+    /// Plain name for a learner.
+    pub fn label(self) -> &'static str {
+        match self {
+            DominantChoice::QueueWait => "queue wait",
+            DominantChoice::Prefill => "prefill",
+            DominantChoice::Emit => "emit",
+            DominantChoice::OutputRate => "decode / output rate",
+        }
+    }
+
+    /// The part of TTFT this choice names, if it names one.
+    pub fn part(self) -> Option<Part> {
+        match self {
+            DominantChoice::QueueWait => Some(Part::QueueWait),
+            DominantChoice::Prefill => Some(Part::Prefill),
+            DominantChoice::Emit => Some(Part::Emit),
+            DominantChoice::OutputRate => None,
+        }
+    }
+}
+
+/// The share as the learner gave it: typed text, or a number from a control.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", untagged)]
+pub enum ShareEntry {
+    Number(f64),
+    Text(String),
+}
+
+impl ShareEntry {
+    /// Reads the entry. A number is read through its shortest decimal form,
+    /// so `96.9` keeps its one decimal; non-finite numbers are not numbers.
+    pub fn parse(&self) -> Result<Quantity, NumberError> {
+        match self {
+            ShareEntry::Text(t) => parse_quantity(t),
+            ShareEntry::Number(v) if v.is_finite() => parse_quantity(&format!("{v}")),
+            ShareEntry::Number(v) => Err(NumberError::NotANumber { text: format!("{v}") }),
+        }
+    }
+}
+
+/// One request's answer as the learner gave it; every field may be empty.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LearnerAnswer {
+    /// The dominant delay.
+    #[serde(default)]
+    pub dominant: Option<DominantChoice>,
+    /// The dominant delay's share of TTFT, in percent.
+    #[serde(default)]
+    pub share_percent: Option<ShareEntry>,
+    /// The id of the action to investigate first.
+    #[serde(default)]
+    pub investigate: Option<String>,
+}
+
+// ---------------------------------------------------------------- verdicts
+
+/// A mistake the evidence in an answer points to. The explanation text is
+/// content, looked up by [`Misconception::id`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Misconception {
+    /// The share given equals a part's or TTFT's milliseconds.
+    MillisecondsNotShare,
+    /// The share given as a fraction (0.969) rather than a percent.
+    FractionNotPercent,
+    /// The share of end-to-end latency instead of TTFT (needs end-to-end).
+    ShareOfEndToEnd,
+    /// The share of a part that is not the dominant one.
+    ShareOfOtherPart,
+    /// The output rate after the first token named as the pause's cause.
+    OutputRateAsCause,
+    /// Prefill named where queue wait dominates and the prompt is short.
+    QueueAsPrefill,
+    /// Prefill named for a queue-bound request because its prompt is long.
+    LongPromptMeansPrefill,
+    /// An action chosen for a request that met its target.
+    ActionWithinTarget,
+    /// "No action" chosen for a request over its target.
+    NoActionOverTarget,
+    /// An action for a different cause than the dominant delay.
+    WrongCauseClass,
+}
+
+impl Misconception {
+    /// Every misconception the checker can name.
+    pub const ALL: [Misconception; 10] = [
+        Misconception::MillisecondsNotShare,
+        Misconception::FractionNotPercent,
+        Misconception::ShareOfEndToEnd,
+        Misconception::ShareOfOtherPart,
+        Misconception::OutputRateAsCause,
+        Misconception::QueueAsPrefill,
+        Misconception::LongPromptMeansPrefill,
+        Misconception::ActionWithinTarget,
+        Misconception::NoActionOverTarget,
+        Misconception::WrongCauseClass,
+    ];
+
+    /// The snake_case id that keys its text in `TraceExercise.misconceptions`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Misconception::MillisecondsNotShare => "milliseconds_not_share",
+            Misconception::FractionNotPercent => "fraction_not_percent",
+            Misconception::ShareOfEndToEnd => "share_of_end_to_end",
+            Misconception::ShareOfOtherPart => "share_of_other_part",
+            Misconception::OutputRateAsCause => "output_rate_as_cause",
+            Misconception::QueueAsPrefill => "queue_as_prefill",
+            Misconception::LongPromptMeansPrefill => "long_prompt_means_prefill",
+            Misconception::ActionWithinTarget => "action_within_target",
+            Misconception::NoActionOverTarget => "no_action_over_target",
+            Misconception::WrongCauseClass => "wrong_cause_class",
+        }
+    }
+
+    /// The misconception with this id.
+    pub fn from_id(id: &str) -> Option<Misconception> {
+        Misconception::ALL.into_iter().find(|m| m.id() == id)
+    }
+}
+
+impl fmt::Display for Misconception {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// The verdict on one field of an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Verdict {
+    Correct,
+    /// A share within the exercise's tolerance of the computed one.
+    Close,
+    /// Wrong, with the misconception the input shows, if it shows one.
+    Wrong { misconception: Option<Misconception> },
+    /// Nothing was given.
+    Missing,
+}
+
+impl Verdict {
+    fn wrong(m: Option<Misconception>) -> Verdict {
+        Verdict::Wrong { misconception: m }
+    }
+}
+
+/// The action class a cause points to.
+pub fn class_of(part: Part) -> CauseClass {
+    match part {
+        Part::QueueWait => CauseClass::Queue,
+        Part::Prefill => CauseClass::Prefill,
+        Part::Emit => CauseClass::Emit,
+    }
+}
+
+/// What the core computes about one request: the facts every verdict and
+/// the reveal are made from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Expected {
+    /// The three parts.
+    pub split: TtftSplit,
+    /// The largest part, or the tie.
+    pub dominant: Dominant,
+    /// The dominant part's share of TTFT (for a tie, the first tied part's,
+    /// which equals the others').
+    pub share: Share,
+    /// Against the exercise's target.
+    pub verdict: TargetVerdict,
+    /// The classes to investigate first: `WithinTarget` when the target is
+    /// met, else the dominant part's class (several for a tie).
+    pub classes: Vec<CauseClass>,
+}
+
+/// Computes [`Expected`] from a split and a target.
+pub fn expect(split: TtftSplit, target: Micros) -> Expected {
+    let dominant = split.dominant();
+    let parts: Vec<Part> = match &dominant {
+        Dominant::Single(p) => vec![*p],
+        Dominant::Tie(ps) => ps.clone(),
+    };
+    let first = parts.first().copied().unwrap_or(Part::QueueWait);
+    let verdict = split.verdict(target);
+    let classes = match verdict {
+        TargetVerdict::Within { .. } => vec![CauseClass::WithinTarget],
+        TargetVerdict::Over { .. } => parts.iter().map(|&p| class_of(p)).collect(),
+    };
+    Expected { split, share: split.share(first), dominant, verdict, classes }
+}
+
+/// Facts about a request beyond its split that some misconceptions need.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Context {
+    /// Arrival until last token, when the trace records it.
+    pub end_to_end: Option<Micros>,
+    /// Whether the prompt is long for this exercise (see [`is_long_prompt`]).
+    pub long_prompt: bool,
+}
+
+/// A prompt is long for an exercise when it has more tokens than the median
+/// prompt of the exercise's requests. (H4's 6,000 is long next to 700, 650
+/// and 18,000: the median is 3,350.)
+pub fn is_long_prompt(tokens: u64, all: &[u64]) -> bool {
+    let mut sorted = all.to_vec();
+    sorted.sort_unstable();
+    let n = sorted.len();
+    let (Some(&a), Some(&b)) = (sorted.get(n.saturating_sub(1) / 2), sorted.get(n / 2)) else {
+        return false;
+    };
+    u128::from(tokens) * 2 > u128::from(a) + u128::from(b)
+}
+
+/// |value − share| in thousandths of a percent, scaled by the whole, compared
+/// with `limit` thousandths: true when within.
+fn within(value_thousandths: i128, share: Share, limit_thousandths: i128) -> bool {
+    let whole = i128::from(share.whole.0);
+    if whole <= 0 {
+        return false;
+    }
+    let exact = i128::from(share.part.0) * 100_000;
+    (value_thousandths * whole - exact).abs() <= limit_thousandths * whole
+}
+
+/// Checks a share against the expected one: correct to the learner's own
+/// precision (a whole percent within 0.5, one or more decimals within 0.05),
+/// close within `tolerance_tenths`, otherwise wrong with what it shows.
+pub fn check_share(q: &Quantity, expected: &Expected, context: &Context, tolerance_tenths: i64) -> Verdict {
+    let v = i128::from(q.number.thousandths);
+    if q.unit == Some(Unit::Milliseconds) {
+        return Verdict::wrong(Some(Misconception::MillisecondsNotShare));
+    }
+    if !matches!(q.unit, None | Some(Unit::Percent)) {
+        return Verdict::wrong(None);
+    }
+    let precision = if q.number.decimals == 0 { 500 } else { 50 };
+    if within(v, expected.share, precision) {
+        return Verdict::Correct;
+    }
+    let tolerance = i128::from(tolerance_tenths.max(0)) * 100;
+    if within(v, expected.share, tolerance) {
+        return Verdict::Close;
+    }
+    let split = expected.split;
+    let is_ms = Part::ALL.iter().map(|&p| split.part(p)).chain([split.ttft()]).any(|t| i128::from(t.0) == v);
+    let other_part = Part::ALL
+        .into_iter()
+        .filter(|&p| !expected.dominant.includes(p))
+        .any(|p| within(v, split.share(p), tolerance.max(precision)));
+    let ms_first = q.unit != Some(Unit::Percent);
+    let m = if ms_first && is_ms {
+        Some(Misconception::MillisecondsNotShare)
+    } else if v <= 1_000 && within(v * 100, expected.share, tolerance.max(precision)) {
+        Some(Misconception::FractionNotPercent)
+    } else if let Some(e2e) = context.end_to_end.filter(|e| e.0 > 0) {
+        let of_e2e = Share { part: expected.share.part, whole: e2e };
+        if within(v, of_e2e, tolerance.max(precision)) {
+            Some(Misconception::ShareOfEndToEnd)
+        } else if other_part {
+            Some(Misconception::ShareOfOtherPart)
+        } else {
+            is_ms.then_some(Misconception::MillisecondsNotShare)
+        }
+    } else if other_part {
+        Some(Misconception::ShareOfOtherPart)
+    } else {
+        is_ms.then_some(Misconception::MillisecondsNotShare)
+    };
+    Verdict::wrong(m)
+}
+
+/// Checks the named dominant delay.
+pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Context) -> Verdict {
+    match choice.part() {
+        None => Verdict::wrong(Some(Misconception::OutputRateAsCause)),
+        Some(p) if expected.dominant.includes(p) => Verdict::Correct,
+        Some(Part::Prefill) if expected.dominant.includes(Part::QueueWait) => Verdict::wrong(Some(if context.long_prompt {
+            Misconception::LongPromptMeansPrefill
+        } else {
+            Misconception::QueueAsPrefill
+        })),
+        Some(_) => Verdict::wrong(None),
+    }
+}
+
+/// Checks the class of the action chosen to investigate first.
+pub fn check_action(class: CauseClass, expected: &Expected) -> Verdict {
+    if expected.classes.contains(&class) {
+        return Verdict::Correct;
+    }
+    let within_target = matches!(expected.verdict, TargetVerdict::Within { .. });
+    Verdict::wrong(Some(match (within_target, class) {
+        (true, _) => Misconception::ActionWithinTarget,
+        (false, CauseClass::WithinTarget) => Misconception::NoActionOverTarget,
+        (false, _) => Misconception::WrongCauseClass,
+    }))
+}
+
+// ---------------------------------------------------------------- the exercise
+
+/// What the page reveals for a request once the learner asks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveal {
+    /// Everything computed about the request.
+    pub expected: Expected,
+    /// The share as the course writes it: `96.9%`.
+    pub share_text: String,
+    /// The class to investigate first (the first, for a tie).
+    pub class: CauseClass,
+    /// The content's reasoning for this request.
+    pub reasoning: String,
+}
+
+/// The verdicts on one request's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowCheck {
+    /// The request's id.
+    pub request: String,
+    pub dominant: Verdict,
+    /// The share's verdict, or why the typed share could not be read.
+    pub share: Result<Verdict, NumberError>,
+    pub investigate: Verdict,
+    pub reveal: Reveal,
+}
+
+impl RowCheck {
+    /// True when all three fields are exactly right.
+    pub fn all_correct(&self) -> bool {
+        self.dominant == Verdict::Correct && self.share == Ok(Verdict::Correct) && self.investigate == Verdict::Correct
+    }
+}
+
+/// The verdicts on the whole exercise, one per request in content order. A
+/// request whose content cannot be split carries the timing error instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceCheck {
+    pub rows: Vec<Result<RowCheck, TimingError>>,
+}
+
+/// Counts of verdicts across an exercise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub correct: usize,
+    pub close: usize,
+    pub wrong: usize,
+    pub missing: usize,
+    /// Shares that could not be read.
+    pub unreadable: usize,
+}
+
+impl TraceCheck {
+    /// True when every field of every request is exactly right.
+    pub fn all_correct(&self) -> bool {
+        !self.rows.is_empty() && self.rows.iter().all(|r| r.as_ref().is_ok_and(RowCheck::all_correct))
+    }
+
+    /// Verdicts counted over every field of every request.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for row in self.rows.iter().flatten() {
+            for v in [Ok(row.dominant), row.share.clone(), Ok(row.investigate)] {
+                match v {
+                    Ok(Verdict::Correct) => t.correct += 1,
+                    Ok(Verdict::Close) => t.close += 1,
+                    Ok(Verdict::Wrong { .. }) => t.wrong += 1,
+                    Ok(Verdict::Missing) => t.missing += 1,
+                    Err(_) => t.unreadable += 1,
+                }
+            }
+        }
+        t
+    }
+}
+
+/// The action with this id among the exercise's choices.
+pub fn find_action<'a>(actions: &'a [Action], id: &str) -> Option<&'a Action> {
+    actions.iter().find(|a| a.id == id)
+}
+
+/// Computes what the core expects for one row of an exercise.
+pub fn expect_row(exercise: &TraceExercise, row: &TraceRow) -> Result<Expected, TimingError> {
+    let split = split_request(&row.request_trace())?;
+    Ok(expect(split.split, Micros::from_ms(exercise.target_ms)))
+}
+
+/// Checks one request's answer against the row at `index`; `None` when there
+/// is no such row.
+pub fn check_row(exercise: &TraceExercise, index: usize, answer: &LearnerAnswer) -> Option<Result<RowCheck, TimingError>> {
+    let row = exercise.requests.get(index)?;
+    Some(check_one(exercise, row, answer))
+}
+
+fn check_one(exercise: &TraceExercise, row: &TraceRow, answer: &LearnerAnswer) -> Result<RowCheck, TimingError> {
+    let expected = expect_row(exercise, row)?;
+    let prompts: Vec<u64> = exercise.requests.iter().map(|r| r.prompt_tokens).collect();
+    // The content's rows record no end-to-end latency, so none is invented.
+    let context = Context { end_to_end: None, long_prompt: is_long_prompt(row.prompt_tokens, &prompts) };
+    let dominant = answer.dominant.map_or(Verdict::Missing, |c| check_dominant(c, &expected, &context));
+    let share = match answer.share_percent.as_ref().map(ShareEntry::parse) {
+        None | Some(Err(NumberError::Empty)) => Ok(Verdict::Missing),
+        Some(Ok(q)) => Ok(check_share(&q, &expected, &context, exercise.share_tolerance_tenths)),
+        Some(Err(e)) => Err(e),
+    };
+    let investigate = match answer.investigate.as_deref().map(str::trim) {
+        None | Some("") => Verdict::Missing,
+        Some(id) => match find_action(&exercise.actions, id) {
+            Some(a) => check_action(a.class, &expected),
+            None => Verdict::wrong(None),
+        },
+    };
+    let class = expected.classes.first().copied().unwrap_or(CauseClass::WithinTarget);
+    let reveal = Reveal {
+        share_text: expected.share.to_string(),
+        class,
+        reasoning: row.answer.reasoning.clone(),
+        expected,
+    };
+    Ok(RowCheck { request: row.id.clone(), dominant, share, investigate, reveal })
+}
+
+/// Checks every request's answer; `answers[i]` answers `requests[i]`, and a
+/// missing entry counts as an empty answer.
+pub fn check_trace(exercise: &TraceExercise, answers: &[LearnerAnswer]) -> TraceCheck {
+    let empty = LearnerAnswer::default();
+    let rows = exercise
+        .requests
+        .iter()
+        .enumerate()
+        .map(|(i, row)| check_one(exercise, row, answers.get(i).unwrap_or(&empty)))
+        .collect();
+    TraceCheck { rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{MisconceptionText, RowAnswer};
+
+    fn row(id: &str, tokens: u64, (q, p, e): (i64, i64, i64), dominant: Part, share: f64, class: CauseClass) -> TraceRow {
+        TraceRow {
+            id: id.into(),
+            prompt_tokens: tokens,
+            prompt_note: None,
+            queued_at_arrival: 0,
+            queue_wait_ms: q,
+            prefill_ms: p,
+            emit_ms: e,
+            ttft_ms: q + p + e,
+            output_rate_tps: 40,
+            answer: RowAnswer { dominant, share_percent: share, investigate: class, reasoning: format!("why {id}") },
+        }
+    }
+
+    /// The seed's four hint requests, with one action of each class.
+    pub(crate) fn exercise() -> TraceExercise {
+        let action = |id: &str, class| Action { id: id.into(), label: id.into(), class };
+        TraceExercise {
+            id: "hints".into(),
+            title: "Four hint requests".into(),
+            intro: String::new(),
+            target_ms: 1_000,
+            share_tolerance_tenths: 20,
+            requests: vec![
+                row("H1", 700, (20, 70, 10), Part::Prefill, 70.0, CauseClass::WithinTarget),
+                row("H2", 650, (2_325, 65, 10), Part::QueueWait, 96.9, CauseClass::Queue),
+                row("H3", 18_000, (30, 1_860, 10), Part::Prefill, 97.9, CauseClass::Prefill),
+                row("H4", 6_000, (970, 620, 10), Part::QueueWait, 60.6, CauseClass::Queue),
+            ],
+            actions: vec![
+                action("capacity", CauseClass::Queue),
+                action("prefix_cache", CauseClass::Prefill),
+                action("stream_writer", CauseClass::Emit),
+                action("none", CauseClass::WithinTarget),
+            ],
+            misconceptions: Misconception::ALL
+                .iter()
+                .map(|m| MisconceptionText { id: m.id().into(), title: m.id().into(), text: "text".into() })
+                .collect(),
+        }
+    }
+
+    fn answer(d: Option<DominantChoice>, share: &str, action: &str) -> LearnerAnswer {
+        LearnerAnswer {
+            dominant: d,
+            share_percent: Some(ShareEntry::Text(share.into())),
+            investigate: Some(action.into()),
+        }
+    }
+
+    /// Checks request `index` of the seed exercise: the three verdicts.
+    fn check(index: usize, a: LearnerAnswer, dominant: Verdict, share: Result<Verdict, NumberError>, investigate: Verdict) {
+        let got = check_row(&exercise(), index, &a).expect("row exists").expect("row splits");
+        assert_eq!((got.dominant, got.share, got.investigate), (dominant, share, investigate), "{index}: {a:?}");
+    }
+
+    fn wrong(m: Misconception) -> Verdict {
+        Verdict::Wrong { misconception: Some(m) }
+    }
+
+    use DominantChoice::*;
+    use Verdict::{Close, Correct, Missing};
+
+    #[test]
+    fn reference_answers_are_correct() {
+        check(0, answer(Some(Prefill), "70", "none"), Correct, Ok(Correct), Correct);
+        check(1, answer(Some(QueueWait), "96.9%", "capacity"), Correct, Ok(Correct), Correct);
+        check(2, answer(Some(Prefill), " 97.9 ", "prefix_cache"), Correct, Ok(Correct), Correct);
+        check(3, answer(Some(QueueWait), "60.6", "capacity"), Correct, Ok(Correct), Correct);
+        // Precision follows the learner: 97 is 96.875 to a whole percent.
+        check(1, answer(Some(QueueWait), "97", "capacity"), Correct, Ok(Correct), Correct);
+        check(1, answer(Some(QueueWait), "96,88", "capacity"), Correct, Ok(Correct), Correct);
+        let all = vec![
+            answer(Some(Prefill), "70", "none"),
+            answer(Some(QueueWait), "96.9", "capacity"),
+            answer(Some(Prefill), "97.9", "prefix_cache"),
+            answer(Some(QueueWait), "60.6", "capacity"),
+        ];
+        let result = check_trace(&exercise(), &all);
+        assert!(result.all_correct());
+        assert_eq!(result.tally().correct, 12);
+        let reveal = &result.rows[3].as_ref().unwrap().reveal;
+        assert_eq!((reveal.share_text.as_str(), reveal.class), ("60.6%", CauseClass::Queue));
+        assert_eq!(reveal.reasoning, "why H4");
+    }
+
+    #[test]
+    fn shares_close_missing_and_unreadable() {
+        check(1, answer(Some(QueueWait), "95.5", "capacity"), Correct, Ok(Close), Correct);
+        check(1, answer(Some(QueueWait), "96.8", "capacity"), Correct, Ok(Close), Correct);
+        check(1, answer(None, "  ", ""), Missing, Ok(Missing), Missing);
+        check(
+            1,
+            answer(Some(QueueWait), "lots", "capacity"),
+            Correct,
+            Err(NumberError::NotANumber { text: "lots".into() }),
+            Correct,
+        );
+        let empty = check_trace(&exercise(), &[]);
+        assert_eq!(empty.tally().missing, 12);
+        assert!(!empty.all_correct());
+    }
+
+    #[test]
+    fn share_misconceptions() {
+        let ms = Ok(wrong(Misconception::MillisecondsNotShare));
+        check(1, answer(Some(QueueWait), "2,325", "capacity"), Correct, ms.clone(), Correct);
+        check(1, answer(Some(QueueWait), "2400", "capacity"), Correct, ms.clone(), Correct);
+        check(2, answer(Some(Prefill), "1860 ms", "prefix_cache"), Correct, ms, Correct);
+        check(1, answer(Some(QueueWait), "0.969", "capacity"), Correct, Ok(wrong(Misconception::FractionNotPercent)), Correct);
+        check(3, answer(Some(QueueWait), "38.8", "capacity"), Correct, Ok(wrong(Misconception::ShareOfOtherPart)), Correct);
+        check(3, answer(Some(QueueWait), "12", "capacity"), Correct, Ok(Verdict::Wrong { misconception: None }), Correct);
+    }
+
+    #[test]
+    fn share_of_end_to_end_needs_end_to_end() {
+        // The worked timeline: prefill 310 of TTFT 360 (86.1%), of e2e 12,360 (2.5%).
+        let split = TtftSplit { queue_wait: Micros::from_ms(40), prefill: Micros::from_ms(310), emit: Micros::from_ms(10) };
+        let expected = expect(split, Micros::from_ms(1_000));
+        let q = parse_quantity("2.5%").unwrap();
+        let known = Context { end_to_end: Some(Micros::from_ms(12_360)), long_prompt: true };
+        assert_eq!(check_share(&q, &expected, &known, 20), wrong(Misconception::ShareOfEndToEnd));
+        // Without end-to-end the same 2.5 is nearest emit's 2.8% of TTFT.
+        assert_eq!(check_share(&q, &expected, &Context::default(), 20), wrong(Misconception::ShareOfOtherPart));
+        assert_eq!(check_share(&parse_quantity("86").unwrap(), &expected, &known, 20), Correct);
+    }
+
+    #[test]
+    fn dominant_misconceptions() {
+        check(1, answer(Some(Prefill), "96.9", "capacity"), wrong(Misconception::QueueAsPrefill), Ok(Correct), Correct);
+        check(3, answer(Some(Prefill), "60.6", "capacity"), wrong(Misconception::LongPromptMeansPrefill), Ok(Correct), Correct);
+        check(1, answer(Some(OutputRate), "96.9", "capacity"), wrong(Misconception::OutputRateAsCause), Ok(Correct), Correct);
+        check(2, answer(Some(QueueWait), "97.9", "prefix_cache"), Verdict::Wrong { misconception: None }, Ok(Correct), Correct);
+    }
+
+    #[test]
+    fn investigate_misconceptions() {
+        check(0, answer(Some(Prefill), "70", "prefix_cache"), Correct, Ok(Correct), wrong(Misconception::ActionWithinTarget));
+        check(1, answer(Some(QueueWait), "96.9", "none"), Correct, Ok(Correct), wrong(Misconception::NoActionOverTarget));
+        check(3, answer(Some(QueueWait), "60.6", "prefix_cache"), Correct, Ok(Correct), wrong(Misconception::WrongCauseClass));
+        check(2, answer(Some(Prefill), "97.9", "stream_writer"), Correct, Ok(Correct), wrong(Misconception::WrongCauseClass));
+        check(2, answer(Some(Prefill), "97.9", "no-such-action"), Correct, Ok(Correct), Verdict::Wrong { misconception: None });
+    }
+
+    #[test]
+    fn ties_accept_either_part() {
+        let split = TtftSplit { queue_wait: Micros::from_ms(600), prefill: Micros::from_ms(600), emit: Micros::ZERO };
+        let e = expect(split, Micros::from_ms(1_000));
+        assert_eq!(e.classes, vec![CauseClass::Queue, CauseClass::Prefill]);
+        let c = Context::default();
+        assert_eq!(check_dominant(QueueWait, &e, &c), Correct);
+        assert_eq!(check_dominant(Prefill, &e, &c), Correct);
+        assert_eq!(check_action(CauseClass::Prefill, &e), Correct);
+        assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20), Correct);
+    }
+
+    #[test]
+    fn misconception_ids_round_trip() {
+        for m in Misconception::ALL {
+            assert_eq!(Misconception::from_id(m.id()), Some(m));
+            assert_eq!(serde_json::to_string(&m).unwrap(), format!("\"{}\"", m.id()));
+        }
+        let texts = exercise().misconceptions;
+        assert!(Misconception::ALL.iter().all(|m| texts.iter().any(|t| t.id == m.id())));
+    }
+
+    #[test]
+    fn long_prompt_is_above_the_median() {
+        let all = [700, 650, 18_000, 6_000];
+        assert!(is_long_prompt(6_000, &all));
+        assert!(is_long_prompt(18_000, &all));
+        assert!(!is_long_prompt(700, &all));
+        assert!(!is_long_prompt(5, &[]));
+        assert!(!is_long_prompt(5, &[5]));
+    }
+
+    fn check_number(text: &str, expected: Result<(i64, u8, Option<Unit>), NumberError>) {
+        let got = parse_quantity(text).map(|q| (q.number.thousandths, q.number.decimals, q.unit));
+        assert_eq!(got, expected, "{text:?}");
+    }
+
+    #[test]
+    fn numbers_are_read_leniently_and_exactly() {
+        check_number("96.9", Ok((96_900, 1, None)));
+        check_number("96.9%", Ok((96_900, 1, Some(Unit::Percent))));
+        check_number(" 97 ", Ok((97_000, 0, None)));
+        check_number("96,9", Ok((96_900, 1, None)));
+        check_number("4,000,000", Ok((4_000_000_000, 0, None)));
+        check_number("4 000 000 tokens", Ok((4_000_000_000, 0, Some(Unit::Tokens))));
+        check_number("4e6", Ok((4_000_000_000, 0, None)));
+        check_number("1.5E-2", Ok((15, 3, None)));
+        check_number("1,666.67 s", Ok((1_666_670, 2, Some(Unit::Seconds))));
+        check_number("27.8 min", Ok((27_800, 1, Some(Unit::Minutes))));
+        check_number("0.96875", Ok((969, 3, None)));
+        check_number(".5", Ok((500, 1, None)));
+        check_number("+3", Ok((3_000, 0, None)));
+        check_number("-0", Ok((0, 0, None)));
+        check_number("", Err(NumberError::Empty));
+        check_number("-3", Err(NumberError::Negative));
+        check_number("1.2.3", Err(NumberError::NotANumber { text: "1.2.3".into() }));
+        check_number("9 lives", Err(NumberError::UnknownUnit { unit: "lives".into() }));
+        check_number("%", Err(NumberError::NotANumber { text: "%".into() }));
+        check_number("1234567890123456", Err(NumberError::TooLarge));
+        check_number("1e99", Err(NumberError::TooLarge));
+        check_number("1e16", Err(NumberError::TooLarge));
+        check_number("٣", Err(NumberError::NotANumber { text: "٣".into() }));
+        assert_eq!(ShareEntry::Number(96.9).parse().map(|q| q.number), Ok(Number { thousandths: 96_900, decimals: 1 }));
+        assert!(ShareEntry::Number(f64::NAN).parse().is_err());
+        assert_eq!(
+            NumberError::NotANumber { text: "lots".into() }.to_string(),
+            "\"lots\" is not a number; write digits, like 96.9"
+        );
+    }
+}
