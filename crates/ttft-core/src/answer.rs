@@ -657,7 +657,7 @@ pub fn check_trace(exercise: &TraceExercise, answers: &[LearnerAnswer]) -> Trace
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::content::{MisconceptionText, RowAnswer};
 

@@ -563,7 +563,7 @@ pub fn check_config(exercise: &ConfigExercise, inputs: &[WorkloadInput]) -> Vec<
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::content::{ConditionalChoice, WorkloadAnswer};
 

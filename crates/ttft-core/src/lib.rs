@@ -12,8 +12,10 @@
 pub mod answer;
 pub mod choice;
 pub mod content;
+pub mod history;
 pub mod markup;
 pub mod percentile;
+pub mod rubric;
 pub mod split;
 pub mod summary;
 pub mod template;
