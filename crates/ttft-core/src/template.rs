@@ -8,7 +8,8 @@
 //!
 //! This module does not parse markup, does not check stated answers (that is
 //! `validate`'s job) and does not format anything the core's types do not
-//! already format: times use [`Micros`]'s display, shares use [`Share`]'s.
+//! already format: times use [`Micros`]'s display, shares use
+//! [`Share`](crate::split::Share)'s, batch times come from `choice::plan`.
 //!
 //! # Grammar
 //!
@@ -31,13 +32,13 @@
 //! | row | `over`, `margin` (against the exercise's target) | `1,400 ms` |
 //! | `worked` | `decode`, `end_to_end`, `unseen`, `time_per_token` | `12,000 ms` |
 //! | `worked` | `tokens_after_first`, `rate` | `480`, `40 tokens/s` |
-//! | batch workload | `total_tokens`, `time.<config>`, `window_share.<config>` | `4,000,000`, `1,667 s`, `7.7%` |
-//! | interactive workload | `p95_over.<config>`, `p95_margin.<config>` | `1,800 ms` |
+//! | batch workload | `total_tokens`, `time.<config>` (to the nearest second) | `4,000,000`, `1,667 s` |
 //!
 //! `over` and `margin` are errors when they do not apply (a row within its
 //! target has no `over`), so prose cannot state a comparison that is false.
 
-use crate::content::{Course, ServingConfig, Workload, WorkloadNeed};
+use crate::choice::{plan, ChoiceError, WorkloadPlan};
+use crate::content::{Course, ServingConfig, Workload};
 use crate::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit};
 use crate::time::{group_thousands, Micros};
 use crate::timing::TimingError;
@@ -259,57 +260,22 @@ fn workload_value(
     argument: Option<&str>,
 ) -> Result<String, TemplateError> {
     let unknown_key = || TemplateError::UnknownKey { placeholder: placeholder.to_owned() };
-    let config = || {
-        let id = argument.ok_or_else(unknown_key)?;
-        configs.iter().find(|c| c.id == id).ok_or_else(unknown_key)
+    let batch = match plan(w, configs) {
+        Ok(WorkloadPlan::Batch(batch)) => batch,
+        Ok(WorkloadPlan::Interactive { .. }) => return Err(unknown_key()),
+        Err(ChoiceError::TotalOverflows { .. }) => {
+            return Err(not_applicable(placeholder, "the workload's token count is too large"))
+        }
+        Err(ChoiceError::NegativeWindow { .. }) => return Err(not_applicable(placeholder, "the window is below zero")),
     };
-    match (&w.need, key) {
-        (WorkloadNeed::Batch { items, output_tokens_per_item, .. }, "total_tokens") if argument.is_none() => {
-            items
-                .checked_mul(*output_tokens_per_item)
-                .map(group_thousands)
-                .ok_or_else(|| not_applicable(placeholder, "the workload's token count is too large"))
-        }
-        (WorkloadNeed::Batch { items, output_tokens_per_item, .. }, "time") => {
-            let c = config()?;
-            let total = u128::from(*items) * u128::from(*output_tokens_per_item);
-            let tps = u128::from(c.throughput_tps);
-            if tps == 0 {
-                return Err(not_applicable(placeholder, "the configuration's throughput is zero"));
-            }
-            let secs = (2 * total + tps) / (2 * tps);
-            let secs = u64::try_from(secs).unwrap_or(u64::MAX);
+    match (key, argument) {
+        ("total_tokens", None) => Ok(group_thousands(batch.total_tokens)),
+        ("time", Some(id)) => {
+            let fit = batch.configs.iter().find(|f| f.config == id).ok_or_else(unknown_key)?;
+            let secs = fit
+                .seconds
+                .ok_or_else(|| not_applicable(placeholder, "the configuration's throughput is zero"))?;
             Ok(format!("{} s", group_thousands(secs)))
-        }
-        (WorkloadNeed::Batch { items, output_tokens_per_item, window_secs }, "window_share") => {
-            let c = config()?;
-            // Time to finish over the window, in tenths of a percent:
-            // total / tps / window × 1,000, rounded half up, exactly.
-            let num = u128::from(*items) * u128::from(*output_tokens_per_item) * 1_000;
-            let den = u128::from(c.throughput_tps) * u128::try_from(*window_secs).unwrap_or(0);
-            if den == 0 {
-                return Err(not_applicable(placeholder, "the throughput or the window is zero"));
-            }
-            let tenths = i64::try_from((2 * num + den) / (2 * den)).unwrap_or(i64::MAX);
-            Ok(format!("{}%", format_tenths(tenths)))
-        }
-        (WorkloadNeed::Interactive { ttft_target_ms }, "p95_over") => {
-            let c = config()?;
-            let (p95, target) = (Micros::from_ms(c.p95_ttft_ms), Micros::from_ms(*ttft_target_ms));
-            if p95 > target {
-                Ok((p95 - target).to_string())
-            } else {
-                Err(not_applicable(placeholder, "this configuration's p95 is within the target"))
-            }
-        }
-        (WorkloadNeed::Interactive { ttft_target_ms }, "p95_margin") => {
-            let c = config()?;
-            let (p95, target) = (Micros::from_ms(c.p95_ttft_ms), Micros::from_ms(*ttft_target_ms));
-            if p95 <= target {
-                Ok((target - p95).to_string())
-            } else {
-                Err(not_applicable(placeholder, "this configuration's p95 is over the target"))
-            }
         }
         _ => Err(unknown_key()),
     }
@@ -476,8 +442,6 @@ mod tests {
     fn workloads() {
         check("{overnight-drafts.total_tokens}", Ok("4,000,000"));
         check("{overnight-drafts.time.A} and {overnight-drafts.time.B}", Ok("1,667 s and 2,500 s"));
-        check("{overnight-drafts.window_share.A}, {overnight-drafts.window_share.B}", Ok("7.7%, 11.6%"));
-        check("{live-hints.p95_over.A}, {live-hints.p95_margin.B}", Ok("1,800 ms, 400 ms"));
     }
 
     #[test]
@@ -498,7 +462,8 @@ mod tests {
             "{overnight-drafts.time.Z}",
             Err(not_applicable("overnight-drafts.time.Z", "the configuration's throughput is zero")),
         );
-        check("{live-hints.p95_margin.A}", Err(not_applicable("live-hints.p95_margin.A", "this configuration's p95 is over the target")));
+        check("{live-hints.time.A}", Err(key_error("live-hints.time.A")));
+        check("{overnight-drafts.total_tokens.A}", Err(key_error("overnight-drafts.total_tokens.A")));
         check("ab {H1.ttft", Err(TemplateError::Unclosed { at: 3 }));
         check("{H1.{ttft}", Err(TemplateError::Unclosed { at: 0 }));
         check("a } b", Err(TemplateError::StrayClose { at: 2 }));
