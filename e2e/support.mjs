@@ -1,0 +1,230 @@
+//! e2e/support.mjs: what every end-to-end test file shares. It serves the
+//! release build in dist/ from a plain static server, drives Debian's
+//! Chromium through playwright-core, records anything a learner would count
+//! as broken (console errors, uncaught exceptions, failed or cross-origin
+//! requests), runs the axe accessibility scan and takes screenshots.
+//!
+//! Deliberately absent: any SPA fallback or rewrite in the server (a missing
+//! file is a 404, exactly like the cheapest static host), any knowledge of
+//! the app's labels or storage keys (those belong in the test files), and
+//! any browser download (playwright's bundled browsers are not reachable).
+
+import { createServer } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The release build the tests run against (scripts/release writes it). */
+export const DIST = join(ROOT, 'dist');
+/** Where screenshots go (git-ignored). */
+export const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots');
+/**
+ * The sub-path the app is served under. Not "/": an instructor may put
+ * dist/ anywhere, so every test also proves the asset URLs are relative.
+ */
+export const MOUNT = '/ttft-lab/';
+/** The two widths every screenshot is taken at: a small phone and a laptop. */
+export const WIDTHS = [360, 1280];
+/** The accessibility rules the app must pass. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+/**
+ * Start a plain static server for `root` under `mount` on 127.0.0.1 and a
+ * free port. Resolves to `{ origin, url, close }`, where `url` is the app's
+ * address (origin + mount). A directory serves its index.html; anything
+ * else that is not a file under `root` is a 404.
+ */
+export async function startServer({ root = DIST, mount = MOUNT } = {}) {
+  const base = resolve(root);
+  await stat(join(base, 'index.html')).catch(() => {
+    throw new Error(`${join(base, 'index.html')} is missing: run ./scripts/release first`);
+  });
+  const server = createServer(async (req, res) => {
+    const notFound = () => {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('not found\n');
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405).end();
+      return;
+    }
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      notFound();
+      return;
+    }
+    if (!path.startsWith(mount)) {
+      notFound();
+      return;
+    }
+    let file = normalize(join(base, path.slice(mount.length)));
+    if (file !== base && !file.startsWith(base + sep)) {
+      notFound();
+      return;
+    }
+    try {
+      let info = await stat(file);
+      if (info.isDirectory()) {
+        file = join(file, 'index.html');
+        info = await stat(file);
+      }
+      res.writeHead(200, {
+        'content-type': MIME[extname(file)] || 'application/octet-stream',
+        'content-length': info.size,
+        'cache-control': 'no-store',
+      });
+      if (req.method === 'HEAD') {
+        res.end();
+      } else {
+        createReadStream(file).pipe(res);
+      }
+    } catch {
+      notFound();
+    }
+  });
+  await new Promise((ok, no) => {
+    server.once('error', no);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  const { port } = server.address();
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: origin + mount,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections?.();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** Launch headless Chromium (Debian's, as root: no sandbox). */
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Open a fresh, isolated page (its own context, so its own localStorage)
+ * that records problems as they happen. Resolves to `{ page, context,
+ * problems }`; `problems` is a list of strings, each one thing a learner
+ * would see as broken. `origin` is the only origin the page may talk to.
+ */
+export async function newPage(browser, origin, { width = 1280, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const where = msg.location()?.url ? ` (${msg.location().url})` : '';
+      problems.push(`console error: ${msg.text()}${where}`);
+    }
+  });
+  page.on('pageerror', (err) => problems.push(`uncaught exception: ${err.message}`));
+  page.on('request', (req) => {
+    const url = req.url();
+    if (/^(data|blob|about):/.test(url)) return;
+    if (new URL(url).origin !== origin) problems.push(`request to another origin: ${req.method()} ${url}`);
+  });
+  page.on('requestfailed', (req) => {
+    if (/^(data|blob|about):/.test(req.url())) return;
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText ?? 'unknown'})`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+  });
+  return { page, context, problems };
+}
+
+/**
+ * Fail with a readable list if anything went wrong on the page. `allow`
+ * lists patterns for problems a test provokes on purpose.
+ */
+export function assertNoProblems(problems, { allow = [] } = {}) {
+  const left = problems.filter((p) => !allow.some((re) => re.test(p)));
+  assert.deepEqual(left, [], `the page had problems:\n  ${left.join('\n  ')}`);
+}
+
+/**
+ * Run axe with the WCAG 2.2 AA tags over the page as it is now, and fail
+ * with one line per violation and node.
+ */
+export async function axeCheck(page, { label = page.url() } = {}) {
+  const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  if (result.violations.length === 0) return;
+  const lines = [];
+  for (const v of result.violations) {
+    lines.push(`${v.id} (${v.impact ?? 'n/a'}): ${v.help}  [${v.helpUrl}]`);
+    for (const node of v.nodes.slice(0, 5)) {
+      lines.push(`    at ${node.target.join(' ')}: ${node.failureSummary?.split('\n').join(' ') ?? ''}`);
+    }
+    if (v.nodes.length > 5) lines.push(`    ... and ${v.nodes.length - 5} more`);
+  }
+  assert.fail(`accessibility violations on ${label}:\n${lines.join('\n')}`);
+}
+
+/**
+ * Save full-page screenshots of the page at each width in WIDTHS, as
+ * e2e/screenshots/<name>-<width>.png, then put the viewport back.
+ */
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const before = page.viewportSize();
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: before?.height ?? 900 });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/**
+ * Wait until the app has mounted: the start-up line (#boot) is gone and
+ * <html> carries data-ready, which the app sets once its controls are wired.
+ */
+export async function waitForApp(page, { timeout = 20000 } = {}) {
+  await page.waitForFunction(
+    () => !document.getElementById('boot') && document.documentElement.hasAttribute('data-ready'),
+    null,
+    { timeout },
+  );
+}
+
+/** The app's address for a part (`?part=<id>`) and an optional `#anchor`. */
+export function partUrl(server, part, hash = '') {
+  const query = part ? `?part=${encodeURIComponent(part)}` : '';
+  return `${server.url}${query}${hash ? `#${hash}` : ''}`;
+}
