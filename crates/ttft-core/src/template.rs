@@ -7,9 +7,9 @@
 //! trace row changes, the prose follows.
 //!
 //! This module does not parse markup, does not check stated answers (that is
-//! `validate`'s job) and does not format anything the core's types do not
-//! already format: times use [`Micros`]'s display, shares use
-//! [`Share`](crate::split::Share)'s, batch times come from `choice::plan`.
+//! `validate`'s job) and does no arithmetic of its own: times use
+//! [`Micros`]'s display, shares use [`Share`](crate::split::Share)'s, batch
+//! times come from `choice::plan`; it only adds a unit (`tokens/s`, `s`).
 //!
 //! # Grammar
 //!
