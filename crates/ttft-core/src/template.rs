@@ -39,7 +39,7 @@
 
 use crate::choice::{plan, ChoiceError, WorkloadPlan};
 use crate::content::{Course, ServingConfig, Workload};
-use crate::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit};
+use crate::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict};
 use crate::time::{group_thousands, Micros};
 use crate::timing::TimingError;
 use std::fmt;
@@ -173,13 +173,12 @@ fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
             if let Some(v) = split_value(&s, key, argument) {
                 return v.ok_or_else(unknown_key);
             }
-            let target = Micros::from_ms(course.trace_exercise.target_ms);
-            let ttft = s.ttft();
-            match (key, argument) {
-                ("over", None) if ttft > target => Ok((ttft - target).to_string()),
-                ("over", None) => Err(not_applicable(placeholder, "this request is within its target")),
-                ("margin", None) if ttft <= target => Ok((target - ttft).to_string()),
-                ("margin", None) => Err(not_applicable(placeholder, "this request is over its target")),
+            let verdict = s.split.verdict(Micros::from_ms(course.trace_exercise.target_ms));
+            match (key, argument, verdict) {
+                ("over", None, TargetVerdict::Over { by }) => Ok(by.to_string()),
+                ("over", None, _) => Err(not_applicable(placeholder, "this request is within its target")),
+                ("margin", None, TargetVerdict::Within { margin }) => Ok(margin.to_string()),
+                ("margin", None, _) => Err(not_applicable(placeholder, "this request is over its target")),
                 _ => Err(unknown_key()),
             }
         }
