@@ -251,6 +251,28 @@ impl Importer {
         }
     }
 
+    /// Reads text that ends at a line boundary (or at the end of the file)
+    /// straight from the caller's buffer, without copying it first. Used
+    /// when the whole file is already in memory.
+    fn feed_whole(&mut self, text: &str) {
+        if self.gathering || !self.pending.is_empty() {
+            self.feed(text);
+            return;
+        }
+        self.bytes += text.len() as u64;
+        let mut consumed = 0;
+        while consumed < text.len() {
+            let rest = text.get(consumed..).unwrap_or_default();
+            let end = rest.find('\n').map_or(text.len(), |nl| consumed + nl);
+            let line = text.get(consumed..end).unwrap_or_default();
+            if !self.read_line(line) {
+                self.pending.push_str(text.get(consumed..).unwrap_or_default());
+                return;
+            }
+            consumed = end + 1;
+        }
+    }
+
     /// Reads what is left and returns the result.
     pub fn finish(mut self) -> Import {
         if self.gathering {
@@ -328,7 +350,7 @@ impl Importer {
 /// Reads a whole file already known to be `format`, of either layout.
 pub fn parse_document(format: Format, text: &str) -> Import {
     let mut importer = Importer::new(format);
-    importer.feed(text);
+    importer.feed_whole(text);
     importer.finish()
 }
 
