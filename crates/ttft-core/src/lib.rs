@@ -21,9 +21,11 @@ pub mod summary;
 pub mod template;
 pub mod time;
 pub mod timing;
+pub mod validate;
 
 pub use percentile::{percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample};
 pub use split::{split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit};
 pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary};
 pub use time::Micros;
 pub use timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError};
+pub use validate::{validate_course, ContentProblem};

@@ -200,7 +200,7 @@ pub(crate) mod tests {
         let dim = |id: &str, title: &str| Dimension {
             id: id.into(),
             title: title.into(),
-            levels: [String::new(), String::new(), String::new()],
+            levels: ["misses it".into(), "partly".into(), "fully".into()],
         };
         Rubric {
             dimensions: vec![
