@@ -81,6 +81,13 @@ pub struct MemoryBackend {
     values: Mutex<BTreeMap<String, String>>,
 }
 
+impl MemoryBackend {
+    /// Every key held, in order.
+    pub fn keys(&self) -> Vec<String> {
+        self.values.lock().unwrap_or_else(PoisonError::into_inner).keys().cloned().collect()
+    }
+}
+
 impl Backend for MemoryBackend {
     fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
         Ok(self.values.lock().unwrap_or_else(PoisonError::into_inner).get(key).cloned())
@@ -100,16 +107,6 @@ impl Backend for MemoryBackend {
 pub struct BrowserBackend;
 
 impl BrowserBackend {
-    /// Checks that `localStorage` exists and accepts a write; the reason it
-    /// does not otherwise.
-    pub fn probe() -> Result<BrowserBackend, StorageError> {
-        let backend = BrowserBackend;
-        let probe = format!("{PREFIX}probe");
-        backend.set(&probe, "1").map_err(|e| StorageError::Unavailable { reason: reason_of(&e) })?;
-        backend.remove(&probe).map_err(|e| StorageError::Unavailable { reason: reason_of(&e) })?;
-        Ok(backend)
-    }
-
     fn storage() -> Result<web_sys::Storage, StorageError> {
         let window = web_sys::window().ok_or_else(|| StorageError::Unavailable { reason: "no window".into() })?;
         match window.local_storage() {
@@ -193,14 +190,21 @@ impl Store {
     /// The browser's `localStorage` when it works, memory otherwise (with a
     /// notice saying so). Also starts listening for changes from other tabs.
     pub fn open_browser() -> Store {
-        let store = match BrowserBackend::probe() {
-            Ok(backend) => Store::with_backend(Arc::new(backend)),
-            Err(e) => Store::in_memory(&reason_of(&e)),
-        };
+        let store = Store::open(Arc::new(BrowserBackend));
         if store.keeps {
             store.listen_to_other_tabs();
         }
         store
+    }
+
+    /// A store over `backend` if it accepts a write and a delete; a store in
+    /// memory, with a notice saying so, if it does not.
+    pub fn open(backend: Arc<dyn Backend>) -> Store {
+        let probe = format!("{PREFIX}probe");
+        match backend.set(&probe, "1").and_then(|()| backend.remove(&probe)) {
+            Ok(()) => Store::with_backend(backend),
+            Err(e) => Store::in_memory(&reason_of(&e)),
+        }
     }
 
     /// A store over any backend, trusted to keep values.

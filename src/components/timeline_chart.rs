@@ -1,10 +1,10 @@
-//! The worked timeline drawn as a bar: queue wait, prefill and emit on one
-//! scale, then decode on a scale of its own.
+//! The worked timeline drawn as two bars: queue wait, prefill and emit on
+//! one scale, then decode below on a scale of its own.
 //!
 //! Decode usually lasts tens of times longer than the first token takes, so
 //! on one honest axis the three parts of TTFT would be a sliver. The axis is
 //! therefore broken after the first token, the break is drawn, and the
-//! caption says so. Each part has its own fill pattern and a text label, so
+//! caption says so. Stacking the bars keeps the labels readable on a phone. Each part has its own fill pattern and a text label, so
 //! nothing depends on colour. Widths come from the core's shares.
 //!
 //! What it deliberately does not do: compute a duration (every figure is the
@@ -15,14 +15,11 @@ use ttft_core::{Part, RequestSplit};
 
 /// Left edge of the drawing.
 const LEFT: f64 = 8.0;
-/// Width given to time to first token.
-const TTFT_WIDTH: f64 = 220.0;
-/// Where decode's own scale starts, after the break.
-const DECODE_LEFT: f64 = 252.0;
-/// Width given to decode.
-const DECODE_WIDTH: f64 = 220.0;
-const BAR_TOP: f64 = 26.0;
-const BAR_HEIGHT: f64 = 34.0;
+/// Width of both bars: TTFT on the first scale, decode on the second.
+const WIDTH: f64 = 344.0;
+const TTFT_TOP: f64 = 20.0;
+const DECODE_TOP: f64 = 152.0;
+const BAR_HEIGHT: f64 = 30.0;
 
 fn pattern_id(part: Part) -> &'static str {
     match part {
@@ -33,7 +30,7 @@ fn pattern_id(part: Part) -> &'static str {
 }
 
 /// The chart for one split, inside a figure whose caption explains the
-/// broken axis.
+/// two scales.
 pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
     let split = request.split;
     let ttft = split.ttft();
@@ -41,14 +38,14 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
     let segments = Part::ALL
         .into_iter()
         .map(|part| {
-            let width = split.share(part).percent().unwrap_or(0.0) * TTFT_WIDTH / 100.0;
+            let width = split.share(part).percent().unwrap_or(0.0).max(0.0) * WIDTH / 100.0;
             let start = x;
             x += width;
             view! {
                 <rect
                     x=format!("{start:.2}")
-                    y=BAR_TOP.to_string()
-                    width=format!("{:.2}", width.max(0.0))
+                    y=TTFT_TOP.to_string()
+                    width=format!("{width:.2}")
                     height=BAR_HEIGHT.to_string()
                     fill=format!("url(#{})", pattern_id(part))
                     class="chart-segment"
@@ -60,10 +57,10 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
         .into_iter()
         .enumerate()
         .map(|(row, part)| {
-            let y = 84.0 + row as f64 * 22.0;
+            let y = 72.0 + row as f64 * 20.0;
             let text = format!("{} {} ({})", part.label(), split.part(part), split.share(part));
             view! {
-                <rect x=LEFT.to_string() y=format!("{}", y - 12.0) width="14" height="14"
+                <rect x=LEFT.to_string() y=format!("{}", y - 11.0) width="13" height="13"
                     fill=format!("url(#{})", pattern_id(part)) class="chart-segment" />
                 <text x=format!("{}", LEFT + 20.0) y=y.to_string() class="chart-label">{text}</text>
             }
@@ -72,7 +69,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
     let (decode_bar, decode_label) = match request.decode {
         Some(decode) if decode.duration.0 > 0 => (
             Some(view! {
-                <rect x=DECODE_LEFT.to_string() y=BAR_TOP.to_string() width=DECODE_WIDTH.to_string()
+                <rect x=LEFT.to_string() y=DECODE_TOP.to_string() width=WIDTH.to_string()
                     height=BAR_HEIGHT.to_string() fill="url(#wt-pat-decode)" class="chart-segment" />
             }),
             format!("decode {} ({} tokens)", decode.duration, decode.tokens_after_first),
@@ -84,15 +81,16 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
         None => String::new(),
     };
     let description = format!(
-        "Time to first token {ttft}: queue wait {}, prefill {}, emit {}, drawn to scale on the left. \
-         The axis is broken after the first token: {} is drawn on a separate, much smaller scale on the right.",
+        "Time to first token {ttft}, drawn to scale on the top bar: queue wait {}, prefill {}, emit {}. \
+         The axis is broken after the first token: {} is drawn below on a second, much smaller scale.",
         split.queue_wait, split.prefill, split.emit, decode_label
     );
+    let right = format!("{}", LEFT + WIDTH);
     view! {
         <figure class="timeline-chart">
-            <svg viewBox="0 0 480 150" role="img" aria-labelledby="wt-chart-title wt-chart-desc" focusable="false">
+            <svg viewBox="0 0 360 224" role="img" aria-labelledby="wt-chart-title wt-chart-desc" focusable="false">
                 <title id="wt-chart-title">"Timeline of the worked request"</title>
-                <desc id="wt-chart-desc">{description.clone()}</desc>
+                <desc id="wt-chart-desc">{description}</desc>
                 <defs>
                     <pattern id="wt-pat-queue" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                         <rect width="6" height="6" class="pat-bg" />
@@ -110,24 +108,23 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                         <line x1="0" y1="3" x2="6" y2="3" class="pat-ink" stroke-width="1.5" />
                     </pattern>
                 </defs>
-                <text x=LEFT.to_string() y="18" class="chart-axis">"arrival 0"</text>
-                <text x=format!("{}", LEFT + TTFT_WIDTH) y="18" class="chart-axis" text-anchor="end">
-                    {format!("first token {ttft}")}
-                </text>
-                <text x=format!("{}", DECODE_LEFT + DECODE_WIDTH) y="18" class="chart-axis" text-anchor="end">
-                    {end_label}
-                </text>
+                <text x=LEFT.to_string() y="14" class="chart-axis">"arrival 0"</text>
+                <text x=right.clone() y="14" class="chart-axis" text-anchor="end">{format!("first token {ttft}")}</text>
                 {segments}
-                {decode_bar}
-                <path d="M233 20 L239 66 M241 20 L247 66" class="chart-break" />
                 {legend}
-                <rect x=DECODE_LEFT.to_string() y="72" width="14" height="14" fill="url(#wt-pat-decode)" class="chart-segment" />
-                <text x=format!("{}", DECODE_LEFT + 20.0) y="84" class="chart-label">{decode_label}</text>
-                <text x=format!("{}", DECODE_LEFT + 20.0) y="106" class="chart-note">"axis broken: own scale"</text>
+                <path d="M8 126 L352 126" class="chart-rule" />
+                <path d="M170 120 L178 132 M180 120 L188 132" class="chart-break" />
+                <text x=LEFT.to_string() y="146" class="chart-axis">{format!("first token {ttft}")}</text>
+                <text x=right y="146" class="chart-axis" text-anchor="end">{end_label}</text>
+                {decode_bar}
+                <rect x=LEFT.to_string() y="195" width="13" height="13" fill="url(#wt-pat-decode)" class="chart-segment" />
+                <text x=format!("{}", LEFT + 20.0) y="206" class="chart-label">{decode_label}</text>
+                <text x=LEFT.to_string() y="222" class="chart-note">"second scale: the axis is broken after the first token"</text>
             </svg>
             <figcaption>
-                "Left of the break, queue wait, prefill and emit are to scale within TTFT. "
-                "Right of the break, decode has its own, much smaller scale, because it lasts far longer."
+                "The top bar is time to first token, with queue wait, prefill and emit to scale. "
+                "The bottom bar is decode on a second, much smaller scale: the axis is broken after the \
+                 first token because decode lasts far longer."
             </figcaption>
         </figure>
     }
