@@ -1,0 +1,54 @@
+//! The fuzz targets' bodies, one function a target, each taking raw bytes.
+//!
+//! They live here, not in the target files, so that
+//! `crates/ttft-core/tests/properties.rs` can include this file and run them
+//! over `fuzz/corpus/` in the ordinary test suite. Each body feeds the bytes
+//! to a public parser of the core and asserts what must hold for any input
+//! the parser accepts; a panic anywhere is a finding. This file depends only
+//! on `ttft_core` and `serde_json`, which the core's tests also have.
+
+use ttft_core::answer::{check_share, expect, parse_quantity, Context};
+use ttft_core::choice::{check_config, check_seconds, check_total};
+use ttft_core::content::Course;
+use ttft_core::history::{merge, parse};
+use ttft_core::{Micros, TtftSplit};
+
+/// The saved-history parser: anything it accepts saves and reads back to
+/// the same history, and merging it with itself changes nothing.
+pub fn history(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(h) = parse(text) {
+        let again = parse(&h.to_json());
+        assert_eq!(again.as_ref(), Ok(&h), "a parsed history reads back the same");
+        assert_eq!(merge(&h, &h), h, "merging a history with itself changes nothing");
+        let _ = h.trend().map(|t| t.to_string());
+    }
+}
+
+/// The learner's number reader, and the checks that take its result: the
+/// trace exercise's share check (on H2's split) and the configuration
+/// exercise's seconds and token checks.
+pub fn share(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(q) = parse_quantity(text) {
+        assert!(q.number.thousandths >= 0, "the reader refuses negatives");
+        let h2 = TtftSplit { queue_wait: Micros::from_ms(2_325), prefill: Micros::from_ms(65), emit: Micros::from_ms(10) };
+        let expected = expect(h2, Micros::from_ms(1_000));
+        let context = Context { end_to_end: Some(Micros::from_ms(9_000)), long_prompt: false };
+        let _ = check_share(&q, &expected, &context, 20);
+    }
+    let _ = check_seconds(Some(text), 4_000_000, 2_400);
+    let _ = check_seconds(Some(text), u64::MAX, 1);
+    let _ = check_total(Some(text), 4_000_000);
+}
+
+/// A whole course from JSON (the form the app loads), validated, with its
+/// exercises checked against empty answers.
+pub fn course(data: &[u8]) {
+    let Ok(course) = serde_json::from_slice::<Course>(data) else { return };
+    for problem in ttft_core::validate_course(&course) {
+        assert!(!problem.path.is_empty(), "every problem has a path");
+    }
+    let _ = ttft_core::answer::check_trace(&course.trace_exercise, &[]).tally();
+    let _ = check_config(&course.config_exercise, &[]);
+}
