@@ -1,21 +1,22 @@
 //! The content test: every file under `content/` against the core.
 //!
 //! It reads each `content/*.toml` with the same types the app uses, assembles
-//! the [`Course`], and collects every problem it finds into one readable list
-//! instead of stopping at the first: a file that does not parse, an id used
-//! twice, a placeholder that does not fill, markup the parser would show as
-//! stray symbols, a misconception the checker names without a text, and
-//! wording the course must not carry. Whether each stated answer equals what
-//! the core computes is `validate`'s job; this test calls it once that module
-//! exists, and adds only the checks that are about the files themselves.
+//! the [`Course`], runs the core's [`validate_course`] (ids unique,
+//! references resolve, every stated answer equal to what the core computes,
+//! every misconception the checker names has its text), and adds the checks
+//! that are about the files' prose: every placeholder fills, no markup would
+//! reach the learner as stray symbols, section ids are kebab-case anchors,
+//! placeholder subjects are unambiguous, and no wording the course must not
+//! carry. Every problem goes into one readable list instead of stopping at
+//! the first.
 
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use ttft_core::answer::Misconception;
 use ttft_core::content::*;
 use ttft_core::markup::{parse, Inline};
 use ttft_core::template::fill;
+use ttft_core::validate_course;
 
 fn content_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../content")
@@ -162,65 +163,29 @@ fn strings(c: &Course) -> Vec<(String, &str)> {
     all
 }
 
-/// Notes every id that appears more than once in `ids`.
-fn check_unique<'a>(list: &str, ids: impl IntoIterator<Item = &'a str>, problems: &mut Vec<String>) {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for id in ids {
-        *seen.entry(id).or_default() += 1;
-    }
-    let mut repeated: Vec<_> = seen.into_iter().filter(|&(_, n)| n > 1).collect();
-    repeated.sort();
-    for (id, n) in repeated {
-        problems.push(format!("{list}: id `{id}` is used {n} times"));
-    }
-}
-
+/// Section ids are anchors in the page's address; placeholders name trace
+/// rows and workloads in one namespace, so an id shared between them (or
+/// `worked`) would make a placeholder ambiguous.
 fn check_ids(c: &Course, problems: &mut Vec<String>) {
-    let sections = &c.lesson.sections;
-    check_unique("lesson.sections", sections.iter().map(|s| s.id.as_str()), problems);
-    for s in sections {
+    for s in &c.lesson.sections {
         let kebab = !s.id.is_empty()
             && s.id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-')
             && !s.id.starts_with('-')
             && !s.id.ends_with('-');
         if !kebab {
-            problems.push(format!("lesson.sections: id `{}` is not a short kebab-case anchor", s.id));
+            problems.push(format!("lesson.sections[{}]: the id is not a short kebab-case anchor", s.id));
         }
     }
-    let checklist = sections.iter().flat_map(|s| &s.blocks).flat_map(|b| match b {
-        Block::Checklist { items } => items.iter().map(|i| i.id.as_str()).collect(),
-        _ => Vec::new(),
-    });
-    check_unique("lesson checklist items", checklist, problems);
-    let t = &c.trace_exercise;
-    check_unique("trace_exercise.requests", t.requests.iter().map(|r| r.id.as_str()), problems);
-    check_unique("trace_exercise.actions", t.actions.iter().map(|a| a.id.as_str()), problems);
-    check_unique("trace_exercise.misconceptions", t.misconceptions.iter().map(|m| m.id.as_str()), problems);
-    let x = &c.config_exercise;
-    check_unique("config_exercise.configs", x.configs.iter().map(|k| k.id.as_str()), problems);
-    check_unique("config_exercise.workloads", x.workloads.iter().map(|w| w.id.as_str()), problems);
-    check_unique("config_exercise.evidence", x.evidence.iter().map(|e| e.id.as_str()), problems);
-    check_unique("interview.followups", c.interview.followups.iter().map(|f| f.id.as_str()), problems);
-    check_unique("interview.reference_scores", c.interview.reference_scores.iter().map(|s| s.dimension.as_str()), problems);
-    check_unique("rubric.dimensions", c.rubric.dimensions.iter().map(|d| d.id.as_str()), problems);
-    // Placeholders name trace rows and workloads by id in one namespace.
-    let subjects = t.requests.iter().map(|r| r.id.as_str()).chain(x.workloads.iter().map(|w| w.id.as_str()));
-    check_unique("placeholder subjects (trace rows and workloads)", subjects.chain(["worked"]), problems);
-}
-
-/// Every misconception the checker can name has a text, and every text
-/// belongs to a misconception the checker names.
-fn check_misconceptions(c: &Course, problems: &mut Vec<String>) {
-    let texts = &c.trace_exercise.misconceptions;
-    for m in Misconception::ALL {
-        if !texts.iter().any(|t| t.id == m.id()) {
-            problems.push(format!("trace_exercise.misconceptions: no text for `{}`, which the checker names", m.id()));
-        }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let rows = c.trace_exercise.requests.iter().map(|r| r.id.as_str());
+    let workloads = c.config_exercise.workloads.iter().map(|w| w.id.as_str());
+    for id in rows.chain(workloads).chain(["worked"]) {
+        *seen.entry(id).or_default() += 1;
     }
-    for t in texts {
-        if Misconception::from_id(&t.id).is_none() {
-            problems.push(format!("trace_exercise.misconceptions: `{}` is not a misconception the checker names", t.id));
-        }
+    let mut shared: Vec<_> = seen.into_iter().filter(|&(_, n)| n > 1).map(|(id, _)| id).collect();
+    shared.sort_unstable();
+    for id in shared {
+        problems.push(format!("placeholder subjects: `{id}` names more than one trace row, workload or `worked`"));
     }
 }
 
@@ -273,9 +238,8 @@ fn problems() -> Vec<String> {
         Ok(course) => course,
         Err(problems) => return problems,
     };
-    let mut problems = Vec::new();
+    let mut problems: Vec<String> = validate_course(&course).iter().map(|p| p.to_string()).collect();
     check_ids(&course, &mut problems);
-    check_misconceptions(&course, &mut problems);
     check_strings(&course, &mut problems);
     problems
 }
