@@ -595,6 +595,54 @@ impl TraceCheck {
         }
         t
     }
+
+    /// One sentence for the page's live region: how many requests are fully
+    /// right, then every field that is not, in request order ("3 of 4
+    /// requests fully right; H4's dominant delay is wrong").
+    pub fn summary(&self) -> String {
+        let total = self.rows.len();
+        let right = self.rows.iter().filter(|r| r.as_ref().is_ok_and(RowCheck::all_correct)).count();
+        let mut faults = Vec::new();
+        for (i, row) in self.rows.iter().enumerate() {
+            match row {
+                Ok(r) => {
+                    let share = match &r.share {
+                        Ok(v) => *v,
+                        Err(_) => {
+                            faults.push(format!("{}'s share cannot be read", r.request));
+                            Verdict::Correct
+                        }
+                    };
+                    for (field, v) in [("dominant delay", r.dominant), ("share", share), ("first investigation", r.investigate)] {
+                        if let Some(word) = verdict_word(v) {
+                            faults.push(format!("{}'s {field} is {word}", r.request));
+                        }
+                    }
+                }
+                Err(_) => faults.push(format!("request {} cannot be checked", i + 1)),
+            }
+        }
+        let head = if total > 0 && right == total {
+            format!("All {total} requests fully right")
+        } else {
+            format!("{right} of {total} requests fully right")
+        };
+        if faults.is_empty() {
+            head
+        } else {
+            format!("{head}; {}", faults.join(", "))
+        }
+    }
+}
+
+/// How a verdict that is not correct reads in a sentence.
+fn verdict_word(v: Verdict) -> Option<&'static str> {
+    match v {
+        Verdict::Correct => None,
+        Verdict::Close => Some("close"),
+        Verdict::Wrong { .. } => Some("wrong"),
+        Verdict::Missing => Some("missing"),
+    }
 }
 
 /// The action with this id among the exercise's choices.
@@ -816,6 +864,29 @@ pub(crate) mod tests {
         assert_eq!(check_dominant(Prefill, &e, &c), Correct);
         assert_eq!(check_action(CauseClass::Prefill, &e), Correct);
         assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20), Correct);
+    }
+
+    #[test]
+    fn the_summary_names_every_field_that_is_not_right() {
+        let right = vec![
+            answer(Some(Prefill), "70", "none"),
+            answer(Some(QueueWait), "96.9", "capacity"),
+            answer(Some(Prefill), "97.9", "prefix_cache"),
+            answer(Some(QueueWait), "60.6", "capacity"),
+        ];
+        assert_eq!(check_trace(&exercise(), &right).summary(), "All 4 requests fully right");
+        let mut one_off = right.clone();
+        one_off[3].dominant = Some(Prefill);
+        assert_eq!(check_trace(&exercise(), &one_off).summary(), "3 of 4 requests fully right; H4's dominant delay is wrong");
+        one_off[1].share_percent = Some(ShareEntry::Text("95.5".into()));
+        one_off[0].investigate = None;
+        one_off[2].share_percent = Some(ShareEntry::Text("lots".into()));
+        assert_eq!(
+            check_trace(&exercise(), &one_off).summary(),
+            "0 of 4 requests fully right; H1's first investigation is missing, H2's share is close, \
+             H3's share cannot be read, H4's dominant delay is wrong"
+        );
+        assert_eq!(check_trace(&exercise(), &[]).summary().split("; ").next(), Some("0 of 4 requests fully right"));
     }
 
     #[test]

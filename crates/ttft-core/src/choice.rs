@@ -187,9 +187,14 @@ pub struct WorkloadInput {
     /// Batch only: time to finish at each configuration, as typed, by id.
     #[serde(default)]
     pub seconds: BTreeMap<String, String>,
-    /// Batch only: whether each configuration fits the window, by id.
+    /// Whether each configuration meets the workload's need, by id: fits
+    /// the window (batch) or meets the target at p95 (interactive).
     #[serde(default)]
     pub fits: BTreeMap<String, bool>,
+    /// Interactive only: each configuration's share of late first tokens,
+    /// in percent as typed, by id.
+    #[serde(default)]
+    pub late_percent: BTreeMap<String, String>,
     /// Ids of the evidence options ticked as still needed.
     #[serde(default)]
     pub evidence: Vec<String>,
@@ -223,6 +228,8 @@ pub enum UnitSlip {
     Millions,
     /// Thousands of tokens written as a bare number.
     Thousands,
+    /// A share written as a fraction (0.21) where a percent was asked for.
+    Fraction,
 }
 
 impl UnitSlip {
@@ -234,6 +241,7 @@ impl UnitSlip {
             UnitSlip::Milliseconds => "this is the time in milliseconds; the answer asks for seconds",
             UnitSlip::Millions => "this is the count in millions; write the number of tokens",
             UnitSlip::Thousands => "this is the count in thousands; write the number of tokens",
+            UnitSlip::Fraction => "this is a fraction; write the share as a percent",
         }
     }
 }
@@ -309,6 +317,15 @@ pub struct BatchNumbers {
     pub fits: Vec<(String, FitVerdict)>,
 }
 
+/// The verdicts on an interactive workload's filled-in answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InteractiveNumbers {
+    /// Meets the target at p95, by configuration id, in content order.
+    pub meets: Vec<(String, FitVerdict)>,
+    /// Share of late first tokens, by configuration id, in content order.
+    pub late: Vec<(String, NumberVerdict)>,
+}
+
 /// Everything checked for one workload.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkloadCheck {
@@ -317,6 +334,9 @@ pub struct WorkloadCheck {
     pub choice: ChoiceVerdict,
     /// Batch workloads only.
     pub numbers: Option<BatchNumbers>,
+    /// Interactive workloads only.
+    #[serde(default)]
+    pub interactive: Option<InteractiveNumbers>,
     pub evidence: EvidenceCheck,
     /// The arithmetic, for the reveal.
     pub plan: WorkloadPlan,
@@ -332,7 +352,11 @@ impl WorkloadCheck {
                 && n.seconds.iter().all(|(_, v)| *v == NumberVerdict::Correct)
                 && n.fits.iter().all(|(_, v)| *v == FitVerdict::Correct)
         });
-        self.choice == ChoiceVerdict::Correct && numbers_ok && self.evidence.complete()
+        let interactive_ok = self.interactive.as_ref().is_none_or(|n| {
+            n.meets.iter().all(|(_, v)| *v == FitVerdict::Correct)
+                && n.late.iter().all(|(_, v)| *v == NumberVerdict::Correct)
+        });
+        self.choice == ChoiceVerdict::Correct && numbers_ok && interactive_ok && self.evidence.complete()
     }
 }
 
@@ -453,6 +477,36 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
     NumberVerdict::Wrong { expected }
 }
 
+/// Checks a share of late first tokens in percent against `tenths` (tenths
+/// of a percent): right to the learner's own precision (a whole percent
+/// within 0.5, a decimal within 0.05), close within one percentage point,
+/// and a fraction (0.21 for 21%) named as a unit slip.
+pub fn check_late(text: Option<&str>, tenths: i64) -> NumberVerdict {
+    let q = match text.map(parse_quantity) {
+        None | Some(Err(NumberError::Empty)) => return NumberVerdict::Missing,
+        Some(Err(error)) => return NumberVerdict::Unreadable { error },
+        Some(Ok(q)) => q,
+    };
+    let expected = format!("{}%", format_tenths(tenths));
+    if !matches!(q.unit, None | Some(Unit::Percent)) {
+        return NumberVerdict::Wrong { expected };
+    }
+    // Both sides in thousandths of a percent.
+    let v = i128::from(q.number.thousandths);
+    let exact = i128::from(tenths) * 100;
+    let precision = if q.number.decimals == 0 { 500 } else { 50 };
+    if (v - exact).abs() <= precision {
+        return NumberVerdict::Correct;
+    }
+    if (v - exact).abs() <= 1_000 {
+        return NumberVerdict::Close;
+    }
+    if q.unit.is_none() && v <= 1_000 && exact != 0 && (v * 100 - exact).abs() <= precision.max(500) {
+        return NumberVerdict::WrongUnit { slip: UnitSlip::Fraction };
+    }
+    NumberVerdict::Wrong { expected }
+}
+
 /// Checks a total token count, which must be exact.
 pub fn check_total(text: Option<&str>, total: u64) -> NumberVerdict {
     let q = match text.map(parse_quantity) {
@@ -540,10 +594,34 @@ fn check_one(exercise: &ConfigExercise, workload: &Workload, input: &WorkloadInp
                 .collect(),
         }),
     };
+    let interactive = match &plan {
+        WorkloadPlan::Batch(_) => None,
+        WorkloadPlan::Interactive { configs, .. } => Some(InteractiveNumbers {
+            meets: configs
+                .iter()
+                .map(|f| {
+                    let v = match input.fits.get(&f.config) {
+                        None => FitVerdict::Missing,
+                        Some(&said) if said == f.meets_target => FitVerdict::Correct,
+                        Some(_) => FitVerdict::Wrong,
+                    };
+                    (f.config.clone(), v)
+                })
+                .collect(),
+            late: configs
+                .iter()
+                .map(|f| {
+                    let typed = input.late_percent.get(&f.config).map(String::as_str);
+                    (f.config.clone(), check_late(typed, f.late_first_token_tenths))
+                })
+                .collect(),
+        }),
+    };
     Ok(WorkloadCheck {
         workload: workload.id.clone(),
         choice: check_choice(exercise, workload, &plan, input.choice.as_deref()),
         numbers,
+        interactive,
         evidence: check_evidence(exercise, workload, &input.evidence),
         plan,
         reasoning: workload.answer.reasoning.clone(),
@@ -631,6 +709,7 @@ pub(crate) mod tests {
             seconds: [("A".to_owned(), a.to_owned()), ("B".to_owned(), b.to_owned())].into(),
             fits: [("A".to_owned(), true), ("B".to_owned(), true)].into(),
             evidence: vec!["quality_a".into(), "real_lengths".into()],
+            late_percent: BTreeMap::new(),
         }
     }
 
@@ -658,7 +737,8 @@ pub(crate) mod tests {
         let input = |c: &str| WorkloadInput { choice: Some(c.into()), evidence: vec!["hint_traffic".into()], ..Default::default() };
         let right = check(0, input("B"));
         assert_eq!(right.choice, ChoiceVerdict::Correct);
-        assert!(right.all_correct());
+        assert!(right.evidence.complete());
+        assert!(!right.all_correct(), "the interactive answers are still missing");
         assert_eq!(
             check(0, input("A")).choice,
             ChoiceVerdict::Wrong {
@@ -693,6 +773,32 @@ pub(crate) mod tests {
         let n = check(1, wrong_fit).numbers.unwrap();
         assert_eq!(n.total_tokens, NumberVerdict::Correct);
         assert_eq!(n.fits, vec![("A".into(), FitVerdict::Wrong), ("B".into(), FitVerdict::Missing)]);
+    }
+
+    #[test]
+    fn interactive_answers() {
+        let input = |a: bool, b: bool, late_a: &str, late_b: &str| WorkloadInput {
+            choice: Some("B".into()),
+            fits: [("A".to_owned(), a), ("B".to_owned(), b)].into(),
+            late_percent: [("A".to_owned(), late_a.to_owned()), ("B".to_owned(), late_b.to_owned())].into(),
+            evidence: vec!["hint_traffic".into()],
+            ..Default::default()
+        };
+        let right = check(0, input(false, true, "21", "3.0%"));
+        assert!(right.all_correct(), "{right:?}");
+        assert!(right.numbers.is_none(), "an interactive workload has no batch numbers");
+        let n = check(0, input(true, true, "0.21", "3.8")).interactive.unwrap();
+        assert_eq!(n.meets, vec![("A".into(), FitVerdict::Wrong), ("B".into(), FitVerdict::Correct)]);
+        assert_eq!(n.late[0].1, NumberVerdict::WrongUnit { slip: UnitSlip::Fraction });
+        assert_eq!(n.late[1].1, NumberVerdict::Close);
+        let wrong = check(0, input(false, true, "79", "")).interactive.unwrap();
+        assert_eq!(wrong.late[0].1, NumberVerdict::Wrong { expected: "21%".into() });
+        assert_eq!(wrong.late[1].1, NumberVerdict::Missing);
+        assert!(!check(0, WorkloadInput { choice: Some("B".into()), evidence: vec!["hint_traffic".into()], ..Default::default() }).all_correct());
+        assert!(check(1, batch_input("4,000,000", "1667", "2500")).interactive.is_none());
+        assert_eq!(check_late(Some("21.0"), 210), NumberVerdict::Correct);
+        assert_eq!(check_late(Some("21.1"), 210), NumberVerdict::Close);
+        assert_eq!(check_late(Some("21 ms"), 210), NumberVerdict::Wrong { expected: "21%".into() });
     }
 
     #[test]

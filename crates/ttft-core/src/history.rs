@@ -307,6 +307,96 @@ impl History {
     }
 }
 
+/// The history as the app keeps it between tabs: the entries, plus when
+/// each id was last removed and last added. Merging two tabs' copies with
+/// [`merge`] alone would bring a deleted entry back from the tab that still
+/// holds it; with these stamps the later action on each id wins, so a
+/// delete, an undo or an import made in one tab holds in every tab.
+///
+/// Stamps are the caller's clock (milliseconds since the epoch). An action
+/// never gets a stamp at or before the id's previous one, so a clock that
+/// went backwards cannot make it lose. On equal stamps from two tabs the
+/// removal wins: that way nothing a learner deleted reappears by accident.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedScores {
+    /// The entries on show, newest first.
+    pub history: History,
+    /// Id to when the learner last deleted that entry.
+    #[serde(default)]
+    pub removed: BTreeMap<String, i64>,
+    /// Id to when that entry was last saved, imported or restored.
+    #[serde(default)]
+    pub added: BTreeMap<String, i64>,
+}
+
+impl SavedScores {
+    fn stamp(&self, id: &str, now_ms: i64) -> i64 {
+        let last = self.removed.get(id).into_iter().chain(self.added.get(id)).copied().max();
+        last.map_or(now_ms, |l| now_ms.max(l.saturating_add(1)))
+    }
+
+    /// Adds (or restores) an entry at `now_ms`.
+    pub fn add(&mut self, entry: Entry, now_ms: i64) {
+        let at = self.stamp(&entry.id, now_ms);
+        self.added.insert(entry.id.clone(), at);
+        self.history.add(entry);
+    }
+
+    /// Deletes the entry with this id at `now_ms`, handing it back so the
+    /// learner can undo; `None` when there is no such entry.
+    pub fn remove(&mut self, id: &str, now_ms: i64) -> Option<Entry> {
+        let entry = self.history.entries.iter().find(|e| e.id == id).cloned()?;
+        let at = self.stamp(id, now_ms);
+        self.removed.insert(id.to_owned(), at);
+        self.history.delete(id);
+        Some(entry)
+    }
+
+    /// Deletes every entry at `now_ms`; how many there were.
+    pub fn remove_all(&mut self, now_ms: i64) -> usize {
+        let ids: Vec<String> = self.history.entries.iter().map(|e| e.id.clone()).collect();
+        for id in &ids {
+            self.remove(id, now_ms);
+        }
+        ids.len()
+    }
+
+    /// Adds every entry of an imported history at `now_ms` (an import is
+    /// the learner asking for these entries, so it also restores deleted
+    /// ones). Entries already on show are not doubled. Returns how many
+    /// entries were new.
+    pub fn import(&mut self, imported: &History, now_ms: i64) -> usize {
+        let before = self.history.entries.len();
+        for entry in &imported.entries {
+            let at = self.stamp(&entry.id, now_ms);
+            self.added.insert(entry.id.clone(), at);
+        }
+        self.history = merge(&self.history, imported);
+        self.history.entries.len().saturating_sub(before)
+    }
+
+    /// Both copies combined: every entry once, each id's later action
+    /// winning. Symmetric and idempotent.
+    pub fn merge(mine: &SavedScores, theirs: &SavedScores) -> SavedScores {
+        let latest = |a: &BTreeMap<String, i64>, b: &BTreeMap<String, i64>| {
+            let mut out = a.clone();
+            for (id, &t) in b {
+                out.entry(id.clone()).and_modify(|v| *v = (*v).max(t)).or_insert(t);
+            }
+            out
+        };
+        let removed = latest(&mine.removed, &theirs.removed);
+        let added = latest(&mine.added, &theirs.added);
+        let mut history = merge(&mine.history, &theirs.history);
+        history.entries.retain(|e| match (removed.get(&e.id), added.get(&e.id)) {
+            (Some(r), Some(a)) => a > r,
+            (Some(_), None) => false,
+            (None, _) => true,
+        });
+        SavedScores { history, removed, added }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,6 +466,50 @@ mod tests {
         assert!(h.delete(&a.id));
         assert!(!h.delete(&a.id));
         assert!(h.trend().is_none());
+    }
+
+    fn ids(s: &SavedScores) -> Vec<i64> {
+        s.history.entries.iter().map(|e| e.saved_at_ms).collect()
+    }
+
+    #[test]
+    fn a_delete_in_one_tab_holds_in_the_other() {
+        let (e1, e2) = (entry(1_000, [1, 1, 1, 1, 1], 0), entry(2_000, [2, 1, 1, 1, 1], 1));
+        let mut tab_a = SavedScores::default();
+        tab_a.add(e1.clone(), 10);
+        tab_a.add(e2.clone(), 20);
+        let mut tab_b = tab_a.clone();
+        assert_eq!(tab_a.remove(&e1.id, 30), Some(e1.clone()));
+        assert_eq!(tab_a.remove(&e1.id, 31), None);
+        let merged = SavedScores::merge(&tab_b, &tab_a);
+        assert_eq!(ids(&merged), [2_000], "the delete wins over the older copy");
+        assert_eq!(SavedScores::merge(&tab_a, &tab_b), merged, "symmetric");
+        assert_eq!(SavedScores::merge(&merged, &merged), merged, "idempotent");
+        // Undo in tab B after the delete: the later action wins again.
+        tab_b = merged.clone();
+        tab_b.add(e1.clone(), 25);
+        assert_eq!(ids(&SavedScores::merge(&tab_a, &tab_b)), [2_000, 1_000], "a clock behind still restores");
+        // Equal stamps from two tabs: the removal wins.
+        let mut x = SavedScores::default();
+        x.add(e1.clone(), 5);
+        let mut y = SavedScores::default();
+        y.removed.insert(e1.id.clone(), 5);
+        assert_eq!(ids(&SavedScores::merge(&x, &y)), Vec::<i64>::new());
+    }
+
+    #[test]
+    fn clear_then_import_gives_the_same_history_back() {
+        let mut s = SavedScores::default();
+        s.add(entry(1_000, [1, 1, 1, 1, 1], 0), 10);
+        s.add(entry(2_000, [2, 2, 2, 1, 1], 3), 11);
+        let exported = s.history.to_json();
+        assert_eq!(s.remove_all(12), 2);
+        assert!(s.history.entries.is_empty());
+        let back = parse(&exported).unwrap();
+        assert_eq!(s.import(&back, 13), 2);
+        assert_eq!(s.history, back);
+        assert_eq!(s.import(&back, 14), 0, "importing twice doubles nothing");
+        assert_eq!(s.history, back);
     }
 
     #[test]
