@@ -20,7 +20,7 @@ pub mod timeline_entry;
 
 use components::checklist::Progress;
 use components::lesson::LessonPage;
-use components::practice::{choice::ConfigChoicePage, interview::InterviewPage, trace::TraceExercisePage};
+use components::practice::{config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage};
 use components::site_header::SiteHeader;
 use components::storage_status::StorageStatus;
 use course::{CourseContext, CourseError};

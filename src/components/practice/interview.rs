@@ -5,7 +5,7 @@
 //! rubric and follow-ups, which are revealed step by step as the learner
 //! works through the question.
 
-use crate::components::practice::trace::TraceTable;
+use crate::components::practice::trace_exercise::TraceTable;
 use crate::components::prose::Prose;
 use leptos::prelude::*;
 use ttft_core::content::{Interview, TraceRow};

@@ -1,13 +1,88 @@
 //! The practice parts of the course: the trace exercise, the configuration
-//! choice and the interview question.
+//! choice and the interview question (with its self-score and history).
 //!
 //! Each part is one module with one page component, rendered from the
-//! course content with every figure from the core. They show their material
-//! read-only; the interaction (answers, checking, hints, self-score history)
-//! is added module by module, reusing `crate::storage::Stored` for anything
-//! kept between visits. What this module deliberately does not do: share
-//! state between parts.
+//! course content. Each keeps the learner's work in one plain value
+//! (answers, attempts, what is revealed) stored through
+//! `crate::storage::Stored` under its own key, so it survives a reload and
+//! merges between tabs; every verdict and figure on show is computed from
+//! that value by `ttft_core`. What this module deliberately does not do:
+//! share state between parts, or hold any latency arithmetic.
 
-pub mod choice;
+pub mod config_choice;
 pub mod interview;
-pub mod trace;
+pub mod trace_exercise;
+
+use crate::storage::{MemoryBackend, Store};
+use leptos::prelude::*;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// The app's store from context, or a store in memory when there is none
+/// (a component mounted on its own in a test).
+pub fn store_from_context() -> Store {
+    use_context::<Store>().unwrap_or_else(|| Store::with_backend(Arc::new(MemoryBackend::default())))
+}
+
+/// The next change stamp for a value last changed at `previous`: `now_ms`,
+/// but never at or before `previous`, so a clock that went backwards cannot
+/// make a newer change lose a merge.
+pub fn next_stamp(previous: i64, now_ms: i64) -> i64 {
+    now_ms.max(previous.saturating_add(1))
+}
+
+/// Merges two copies of a learner's work on one exercise: the later change
+/// wins as a whole. On equal stamps the copy whose JSON sorts later wins,
+/// so two tabs that merge each other's copies agree.
+pub fn later_wins<T: Serialize + Clone>(mine: &T, mine_ms: i64, theirs: &T, theirs_ms: i64) -> T {
+    match mine_ms.cmp(&theirs_ms) {
+        std::cmp::Ordering::Greater => mine.clone(),
+        std::cmp::Ordering::Less => theirs.clone(),
+        std::cmp::Ordering::Equal => {
+            let a = serde_json::to_string(mine).unwrap_or_default();
+            let b = serde_json::to_string(theirs).unwrap_or_default();
+            if a >= b {
+                mine.clone()
+            } else {
+                theirs.clone()
+            }
+        }
+    }
+}
+
+/// An element id made from content ids: lower case, letters, digits and
+/// dashes only (`H2` and `share` give `tx-h2-share`).
+pub fn dom_id(parts: &[&str]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.extend(part.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(mine: (&str, i64), theirs: (&str, i64), expected: &str) {
+        let got = later_wins(&mine.0.to_owned(), mine.1, &theirs.0.to_owned(), theirs.1);
+        assert_eq!(got, expected);
+        let back = later_wins(&theirs.0.to_owned(), theirs.1, &mine.0.to_owned(), mine.1);
+        assert_eq!(back, expected, "the merge must be symmetric");
+    }
+
+    #[test]
+    fn the_later_change_wins() {
+        check(("old", 1), ("new", 2), "new");
+        check(("same time a", 5), ("same time b", 5), "same time b");
+        check(("x", 5), ("x", 5), "x");
+        assert_eq!(next_stamp(10, 5), 11);
+        assert_eq!(next_stamp(10, 50), 50);
+        assert_eq!(next_stamp(i64::MAX, 0), i64::MAX);
+        assert_eq!(dom_id(&["tx", "H2", "share"]), "tx-h2-share");
+        assert_eq!(dom_id(&["cc", "live hints!"]), "cc-live-hints-");
+    }
+}
