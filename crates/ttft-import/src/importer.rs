@@ -236,19 +236,23 @@ impl Importer {
         if self.gathering {
             return;
         }
+        // Lines are read in place from the buffer (taken out of `self` so
+        // `read_line` may borrow `self` mutably), not copied one by one.
+        let mut pending = std::mem::take(&mut self.pending);
         let mut consumed = 0;
-        while let Some(nl) = self.pending.get(consumed..).and_then(|rest| rest.find('\n')) {
+        while let Some(nl) = pending.get(consumed..).and_then(|rest| rest.find('\n')) {
             let end = consumed + nl;
-            let line = self.pending.get(consumed..end).unwrap_or_default().to_owned();
-            if !self.read_line(&line) {
+            let line = pending.get(consumed..end).unwrap_or_default();
+            if !self.read_line(line) {
                 // A pretty-printed document: keep everything from here on.
                 break;
             }
             consumed = end + 1;
         }
         if consumed > 0 {
-            self.pending.drain(..consumed);
+            pending.drain(..consumed);
         }
+        self.pending = pending;
     }
 
     /// Reads text that ends at a line boundary (or at the end of the file)

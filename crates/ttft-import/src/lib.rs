@@ -13,6 +13,8 @@
 //! - The [`Import`] holds each [`ImportedRequest`] with a [`Breakdown`], any
 //!   run [`RunSummary`] the file states, and every skipped line or record as
 //!   a [`Problem`] with its line number or JSON path.
+//! - [`report`] gives a page the rest of what it shows: standing against a
+//!   target, sorting, percentiles of every piece, a histogram, a reading.
 //! - [`export::to_csv`] writes the per-request split.
 //!
 //! Architecture invariant: like `ttft-core`, this crate has no browser
@@ -32,6 +34,7 @@ pub mod jaeger;
 pub mod llmperf;
 pub mod model;
 pub mod otlp;
+pub mod report;
 pub mod sglang;
 pub mod vllm_bench;
 

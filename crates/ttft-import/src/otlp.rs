@@ -14,13 +14,16 @@
 //!
 //! This is the hot path for big files, so spans are deserialised into
 //! borrowed, typed structs (unknown fields skipped) rather than a generic
-//! JSON tree. Spans with other names are counted and ignored. The span's own
+//! JSON tree, and a span's attributes are read straight into the fields
+//! the importer keeps: an attribute whose key it does not use (the model
+//! name, sampling settings, ...) has its value skipped unparsed with
+//! `IgnoredAny`, and no list of attributes is ever built. Spans with other names are counted and ignored. The span's own
 //! start and end times are not used as latencies: they bracket the API
 //! server's work, not the parts the course names.
 
 use crate::importer::{line_at, Import};
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
-use serde::de::{self, Deserializer, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::fmt;
@@ -55,8 +58,8 @@ struct Span<'a> {
     span_id: Cow<'a, str>,
     #[serde(rename = "startTimeUnixNano", default)]
     start: Flex,
-    #[serde(default, borrow)]
-    attributes: Vec<KeyValue<'a>>,
+    #[serde(default)]
+    attributes: Attributes,
     #[serde(default, borrow)]
     status: Option<Status<'a>>,
 }
@@ -69,12 +72,80 @@ struct Status<'a> {
     message: Cow<'a, str>,
 }
 
-#[derive(Deserialize)]
-struct KeyValue<'a> {
-    #[serde(borrow)]
-    key: Cow<'a, str>,
-    #[serde(default, borrow)]
-    value: AnyValue<'a>,
+/// A span's attributes, read straight into the fields a request needs.
+#[derive(Default)]
+struct Attributes(LlmSpan);
+
+impl<'de> Deserialize<'de> for Attributes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Attributes, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Attributes;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of attributes")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Attributes, A::Error> {
+                let mut fields = LlmSpan::default();
+                while seq.next_element_seed(KeyValue(&mut fields))?.is_some() {}
+                Ok(Attributes(fields))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Attributes, E> {
+                Ok(Attributes::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One `{"key": ..., "value": {...}}` attribute, applied to the span's
+/// fields as it is read. The value of a key the importer does not use is
+/// skipped without being parsed. A value written before its key (legal
+/// JSON, though no exporter does it) is parsed and applied at the end.
+struct KeyValue<'f>(&'f mut LlmSpan);
+
+impl<'de> DeserializeSeed<'de> for KeyValue<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyValue<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an attribute with a key and a value")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        let mut key: Option<Cow<'de, str>> = None;
+        let mut early: Option<AnyValue<'de>> = None;
+        let mut applied = false;
+        while let Some(name) = map.next_key::<Cow<'de, str>>()? {
+            match &*name {
+                "key" => key = Some(map.next_value()?),
+                "value" => match key.as_deref() {
+                    Some(k) if LlmSpan::wants(k) => {
+                        let v: AnyValue<'de> = map.next_value()?;
+                        self.0.set(k, attr(&v));
+                        applied = true;
+                    }
+                    Some(_) => {
+                        map.next_value::<IgnoredAny>()?;
+                        applied = true;
+                    }
+                    None => early = Some(map.next_value()?),
+                },
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let Some(key) = key else { return Err(de::Error::missing_field("key")) };
+        if !applied && LlmSpan::wants(&key) {
+            let v = early.unwrap_or_default();
+            self.0.set(&key, attr(&v));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -219,6 +290,23 @@ pub(crate) enum Attr<'v> {
 }
 
 impl LlmSpan {
+    /// True for the attribute keys [`LlmSpan::set`] reads.
+    pub(crate) fn wants(key: &str) -> bool {
+        matches!(
+            key,
+            "gen_ai.request.id"
+                | "gen_ai.usage.prompt_tokens"
+                | "gen_ai.usage.completion_tokens"
+                | "gen_ai.latency.time_in_queue"
+                | "gen_ai.latency.time_in_model_prefill"
+                | "gen_ai.latency.time_to_first_token"
+                | "gen_ai.latency.time_in_model_decode"
+                | "gen_ai.latency.e2e"
+                | "gen_ai.response.finish_reasons"
+                | "gen_ai.response.finish_reason"
+        )
+    }
+
     /// Takes one attribute; unknown keys are ignored.
     pub(crate) fn set(&mut self, key: &str, value: Attr<'_>) {
         let num = |v: &Attr<'_>| match v {
@@ -326,13 +414,8 @@ fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
                     import.ignored_records += 1;
                     continue;
                 }
-                let mut fields = LlmSpan {
-                    start: span.start.as_nanos().map(Micros::from_nanos),
-                    ..LlmSpan::default()
-                };
-                for kv in &span.attributes {
-                    fields.set(&kv.key, attr(&kv.value));
-                }
+                let mut fields = span.attributes.0;
+                fields.start = span.start.as_nanos().map(Micros::from_nanos);
                 if let Some(status) = &span.status {
                     if status.code.0 {
                         let msg = if status.message.is_empty() { "the span's status is ERROR" } else { &status.message };
