@@ -358,6 +358,47 @@ impl WorkloadCheck {
         });
         self.choice == ChoiceVerdict::Correct && numbers_ok && interactive_ok && self.evidence.complete()
     }
+
+    /// One sentence for the page's live region: the choice, how many of the
+    /// filled-in answers are right, and the evidence ("The choice is right;
+    /// 3 of 4 answers right; evidence: 1 still needed, 1 not needed").
+    pub fn summary(&self) -> String {
+        if self.all_correct() {
+            return "Everything is right: the choice, the arithmetic and the evidence".into();
+        }
+        let choice = match &self.choice {
+            ChoiceVerdict::Correct => "The choice is right",
+            ChoiceVerdict::Conditional { .. } => "The choice is acceptable only under a condition",
+            ChoiceVerdict::Wrong { .. } => "The choice is wrong",
+            ChoiceVerdict::Missing => "No configuration is chosen",
+        };
+        let mut verdicts: Vec<bool> = Vec::new();
+        if let Some(n) = &self.numbers {
+            verdicts.push(n.total_tokens == NumberVerdict::Correct);
+            verdicts.extend(n.seconds.iter().map(|(_, v)| *v == NumberVerdict::Correct));
+            verdicts.extend(n.fits.iter().map(|(_, v)| *v == FitVerdict::Correct));
+        }
+        if let Some(n) = &self.interactive {
+            verdicts.extend(n.meets.iter().map(|(_, v)| *v == FitVerdict::Correct));
+            verdicts.extend(n.late.iter().map(|(_, v)| *v == NumberVerdict::Correct));
+        }
+        let right = verdicts.iter().filter(|&&ok| ok).count();
+        let e = &self.evidence;
+        let evidence = if e.complete() {
+            "evidence right".to_owned()
+        } else {
+            let mut parts = Vec::new();
+            if !e.missing.is_empty() {
+                parts.push(format!("{} still needed", e.missing.len()));
+            }
+            let extra = e.unnecessary.len() + e.unknown.len();
+            if extra > 0 {
+                parts.push(format!("{extra} not needed"));
+            }
+            format!("evidence: {}", parts.join(", "))
+        };
+        format!("{choice}; {right} of {} answers right; {evidence}", verdicts.len())
+    }
 }
 
 // ---------------------------------------------------------------- checking
@@ -799,6 +840,23 @@ pub(crate) mod tests {
         assert_eq!(check_late(Some("21.0"), 210), NumberVerdict::Correct);
         assert_eq!(check_late(Some("21.1"), 210), NumberVerdict::Close);
         assert_eq!(check_late(Some("21 ms"), 210), NumberVerdict::Wrong { expected: "21%".into() });
+    }
+
+    #[test]
+    fn summaries() {
+        let all = check(1, batch_input("4,000,000", "1667", "2500"));
+        assert_eq!(all.summary(), "Everything is right: the choice, the arithmetic and the evidence");
+        let mut input = batch_input("4", "1667", "");
+        input.choice = Some("A".into());
+        input.evidence = vec!["quality_a".into(), "gpu_price".into()];
+        assert_eq!(
+            check(1, input).summary(),
+            "The choice is acceptable only under a condition; 3 of 5 answers right; evidence: 1 still needed, 1 not needed"
+        );
+        assert_eq!(
+            check(0, WorkloadInput::default()).summary(),
+            "No configuration is chosen; 0 of 4 answers right; evidence: 1 still needed"
+        );
     }
 
     #[test]
