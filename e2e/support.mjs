@@ -143,9 +143,11 @@ export async function launchBrowser() {
  * that records problems as they happen. Resolves to `{ page, context,
  * problems }`; `problems` is a list of strings, each one thing a learner
  * would see as broken. `origin` is the only origin the page may talk to.
+ * Options other than `width` and `height` go to `browser.newContext`
+ * (for example `javaScriptEnabled: false`).
  */
-export async function newPage(browser, origin, { width = 1280, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+export async function newPage(browser, origin, { width = 1280, height = 900, ...contextOptions } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, ...contextOptions });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (msg) => {
