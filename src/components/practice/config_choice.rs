@@ -1,17 +1,226 @@
 //! The configuration choice: two measured configurations, two workloads.
 //!
-//! Shows the exercise's introduction, the configurations table (measures by
-//! row, configurations by column, as the course presents them) and the
-//! workloads table. Times and shares are formatted by the core's types. What
-//! it deliberately does not show: the answers or the arithmetic that decides
-//! them, which the exercise reveals after the learner chooses.
+//! Shows the configurations table and, for each workload, a small form: the
+//! configuration chosen, the arithmetic that matters (for a batch: total
+//! tokens, time to finish at each configuration's throughput, whether each
+//! fits the window; for an interactive workload: which configurations meet
+//! the target at p95 and their shares of late first tokens), and the
+//! evidence still needed. "Check" hands one workload's answers to
+//! `ttft_core::choice::check_workload` and shows each verdict beside its
+//! field, with the core's summary announced; "Reveal" shows the content's
+//! answer, the core's arithmetic and the reasoning. The learner's inputs
+//! are one [`ChoiceWork`] value, stored under its own key.
+//!
+//! What it deliberately does not do: any arithmetic or verdict of its own;
+//! every figure comes from the core, formatted by the core's types.
 
+use crate::components::practice::{dom_id, later_wins, next_stamp, store_from_context};
 use crate::components::prose::Prose;
+use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
-use ttft_core::content::{ConfigExercise, ServingConfig, Workload};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use ttft_core::choice::{
+    check_workload, plan, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput, WorkloadPlan,
+};
+use ttft_core::content::{ConfigExercise, ServingConfig, Workload, WorkloadNeed};
 use ttft_core::split::format_tenths;
 use ttft_core::time::group_thousands;
 use ttft_core::Micros;
+
+/// The learner's work on the configuration choice, as it is stored. Every
+/// list is by workload, in content order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceWork {
+    /// The inputs as they stand.
+    #[serde(default)]
+    pub inputs: Vec<WorkloadInput>,
+    /// The inputs as they were at each workload's last check.
+    #[serde(default)]
+    pub checked: Vec<Option<WorkloadInput>>,
+    /// Checks made per workload.
+    #[serde(default)]
+    pub attempts: Vec<u32>,
+    /// Whether each workload's answer is revealed.
+    #[serde(default)]
+    pub revealed: Vec<bool>,
+    /// When this last changed, in milliseconds since the epoch.
+    #[serde(default)]
+    pub changed_ms: i64,
+}
+
+fn slot<T: Clone + Default>(list: &mut Vec<T>, index: usize) -> Option<&mut T> {
+    if list.len() <= index {
+        list.resize(index + 1, T::default());
+    }
+    list.get_mut(index)
+}
+
+impl ChoiceWork {
+    /// The input for workload `index` (empty when none is given yet).
+    pub fn input(&self, index: usize) -> WorkloadInput {
+        self.inputs.get(index).cloned().unwrap_or_default()
+    }
+
+    /// The input at workload `index`'s last check, if it was checked.
+    pub fn checked_input(&self, index: usize) -> Option<WorkloadInput> {
+        self.checked.get(index).cloned().flatten()
+    }
+
+    /// Checks made on workload `index`.
+    pub fn attempts(&self, index: usize) -> u32 {
+        self.attempts.get(index).copied().unwrap_or(0)
+    }
+
+    /// Whether workload `index`'s answer is revealed.
+    pub fn revealed(&self, index: usize) -> bool {
+        self.revealed.get(index).copied().unwrap_or(false)
+    }
+
+    /// Changes workload `index`'s input at `now_ms`.
+    pub fn edit(&mut self, index: usize, now_ms: i64, change: impl FnOnce(&mut WorkloadInput)) {
+        if let Some(input) = slot(&mut self.inputs, index) {
+            change(input);
+        }
+        self.changed_ms = next_stamp(self.changed_ms, now_ms);
+    }
+
+    /// Records a check of workload `index`'s input as it stands.
+    pub fn check(&mut self, index: usize, now_ms: i64) {
+        let input = self.input(index);
+        if let Some(c) = slot(&mut self.checked, index) {
+            *c = Some(input);
+        }
+        if let Some(a) = slot(&mut self.attempts, index) {
+            *a = a.saturating_add(1);
+        }
+        self.changed_ms = next_stamp(self.changed_ms, now_ms);
+    }
+
+    /// Shows or hides workload `index`'s answer.
+    pub fn set_revealed(&mut self, index: usize, revealed: bool, now_ms: i64) {
+        if let Some(r) = slot(&mut self.revealed, index) {
+            *r = revealed;
+        }
+        self.changed_ms = next_stamp(self.changed_ms, now_ms);
+    }
+
+    /// Two tabs' copies: the later change wins.
+    pub fn merge(mine: &ChoiceWork, theirs: &ChoiceWork) -> ChoiceWork {
+        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
+    }
+}
+
+/// One answer field of a workload's form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Field {
+    Choice,
+    Total,
+    Seconds(String),
+    Fits(String),
+    Late(String),
+    Evidence(String),
+}
+
+impl Field {
+    /// The field's value in an input, to tell whether it changed.
+    fn value(&self, input: &WorkloadInput) -> String {
+        match self {
+            Field::Choice => input.choice.clone().unwrap_or_default(),
+            Field::Total => input.total_tokens.clone().unwrap_or_default(),
+            Field::Seconds(c) => input.seconds.get(c).cloned().unwrap_or_default(),
+            Field::Fits(c) => input.fits.get(c).map(|b| b.to_string()).unwrap_or_default(),
+            Field::Late(c) => input.late_percent.get(c).cloned().unwrap_or_default(),
+            Field::Evidence(id) => input.evidence.iter().any(|e| e == id).to_string(),
+        }
+    }
+}
+
+/// What is shown beside a field after a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Message {
+    kind: &'static str,
+    head: String,
+    body: String,
+    invalid: bool,
+}
+
+impl Message {
+    fn new(kind: &'static str, head: impl Into<String>, body: impl Into<String>) -> Message {
+        Message { kind, head: head.into(), body: body.into(), invalid: kind == "wrong" }
+    }
+}
+
+fn number_message(v: &NumberVerdict, how: &str) -> Message {
+    match v {
+        NumberVerdict::Correct => Message::new("correct", "Correct.", ""),
+        NumberVerdict::Close => Message::new("close", "Close.", "Nearly there; check your arithmetic and rounding."),
+        NumberVerdict::WrongUnit { slip } => Message::new("wrong", "Wrong unit:", format!("{}.", slip.describe())),
+        NumberVerdict::Wrong { .. } => Message::new("wrong", "Wrong.", how),
+        NumberVerdict::Missing => Message::new("missing", "Not answered.", ""),
+        NumberVerdict::Unreadable { error } => Message::new("wrong", "Cannot be read:", format!("{error}.")),
+    }
+}
+
+fn fit_message(v: FitVerdict, how: &str) -> Message {
+    match v {
+        FitVerdict::Correct => Message::new("correct", "Correct.", ""),
+        FitVerdict::Wrong => Message::new("wrong", "Wrong.", how),
+        FitVerdict::Missing => Message::new("missing", "Not answered.", ""),
+    }
+}
+
+/// The message for `field` from a check, or `None` when the field has
+/// nothing to say (an evidence option that was rightly left unticked).
+fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
+    let find = |list: &[(String, NumberVerdict)], c: &str| list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone());
+    let find_fit = |list: &[(String, FitVerdict)], c: &str| list.iter().find(|(id, _)| id == c).map(|(_, v)| *v);
+    match field {
+        Field::Choice => Some(match &check.choice {
+            ChoiceVerdict::Correct => Message::new("correct", "Correct.", ""),
+            ChoiceVerdict::Conditional { condition } => {
+                Message::new("close", "Acceptable only under a condition:", format!("{condition}."))
+            }
+            ChoiceVerdict::Wrong { reason } => Message::new("wrong", "Wrong.", reason.clone()),
+            ChoiceVerdict::Missing => Message::new("missing", "Not answered.", ""),
+        }),
+        Field::Total => {
+            let n = check.numbers.as_ref()?;
+            Some(number_message(&n.total_tokens, "Multiply the items by the output tokens per item."))
+        }
+        Field::Seconds(c) => {
+            let v = find(&check.numbers.as_ref()?.seconds, c)?;
+            Some(number_message(&v, "Divide the total tokens by this configuration's throughput."))
+        }
+        Field::Fits(c) => {
+            let v = find_fit(&check.numbers.as_ref()?.fits, c)?;
+            Some(fit_message(v, "Compare the time to finish with the window, both in seconds."))
+        }
+        Field::Late(c) => {
+            let v = find(&check.interactive.as_ref()?.late, c)?;
+            Some(number_message(&v, "Read this configuration's share of first tokens later than 1 s from the table."))
+        }
+        Field::Evidence(id) => {
+            let e = &check.evidence;
+            let hit = |list: &[ttft_core::choice::EvidenceNote]| list.iter().find(|n| &n.id == id).map(|n| n.why.clone());
+            if let Some(why) = hit(&e.found) {
+                Some(Message::new("correct", "Needed.", why))
+            } else if let Some(why) = hit(&e.missing) {
+                Some(Message { invalid: false, ..Message::new("wrong", "Also needed:", why) })
+            } else {
+                hit(&e.unnecessary).map(|why| Message::new("wrong", "Not needed here:", why))
+            }
+        }
+    }
+}
+
+/// The interactive "meets the target" verdict, separate because it is a
+/// yes/no pair like `Fits`.
+fn meets_message(check: &WorkloadCheck, config: &str) -> Option<Message> {
+    let n = check.interactive.as_ref()?;
+    let v = n.meets.iter().find(|(id, _)| id == config).map(|(_, v)| *v)?;
+    Some(fit_message(v, "Compare this configuration's p95 TTFT with the target."))
+}
 
 /// The configuration choice part.
 #[component]
@@ -19,13 +228,465 @@ pub fn ConfigChoicePage(
     /// The exercise content.
     exercise: ConfigExercise,
 ) -> impl IntoView {
+    let store = store_from_context();
+    let stored: Stored<ChoiceWork> =
+        Stored::open(&store, &format!("choice/{}", exercise.id), "your configuration choice answers", ChoiceWork::merge);
+    let exercise = Arc::new(exercise);
+    let forms = exercise
+        .workloads
+        .iter()
+        .enumerate()
+        .map(|(index, w)| workload_form(index, w, Arc::clone(&exercise), stored.clone()))
+        .collect_view();
     view! {
-        <article class="practice">
+        <article class="practice config-choice">
             <h1 id="page-title"><Prose text=exercise.title.clone() /></h1>
             <p><Prose text=exercise.intro.clone() /></p>
             {configs_table(&exercise.configs)}
             {workloads_table(&exercise.workloads)}
+            {forms}
         </article>
+    }
+}
+
+/// A yes/no radio pair bound to one boolean in the input.
+fn yes_no(
+    legend: String,
+    name: String,
+    current: Signal<Option<bool>>,
+    message: Memo<Option<Message>>,
+    on_pick: impl Fn(bool) + Clone + Send + Sync + 'static,
+) -> impl IntoView {
+    let msg_id = format!("{name}-msg");
+    let described = {
+        let msg_id = msg_id.clone();
+        move || message.with(|m| m.is_some().then(|| msg_id.clone()))
+    };
+    let invalid = move || message.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"));
+    let radio = |value: bool, label: &'static str| {
+        let id = format!("{name}-{}", if value { "yes" } else { "no" });
+        let pick = on_pick.clone();
+        view! {
+            <span class="radio">
+                <input
+                    type="radio"
+                    id=id.clone()
+                    name=name.clone()
+                    prop:checked=move || current.get() == Some(value)
+                    aria-invalid=invalid
+                    on:change=move |_| pick(value)
+                />
+                <label for=id>{label}</label>
+            </span>
+        }
+    };
+    view! {
+        <fieldset class="inline-choice" aria-describedby=described>
+            <legend>{legend}</legend>
+            {radio(true, "Yes")}
+            {radio(false, "No")}
+            {move || message.get().map(|m| feedback(&msg_id, m))}
+        </fieldset>
+    }
+}
+
+fn feedback(id: &str, m: Message) -> impl IntoView {
+    view! {
+        <p id=id.to_owned() class=format!("verdict verdict-{}", m.kind)>
+            <strong>{m.head}</strong>
+            {(!m.body.is_empty()).then(|| format!(" {}", m.body))}
+        </p>
+    }
+}
+
+fn workload_form(
+    index: usize,
+    workload: &Workload,
+    exercise: Arc<ConfigExercise>,
+    stored: Stored<ChoiceWork>,
+) -> impl IntoView {
+    let work = stored.signal();
+    let wid = dom_id(&["cc", &workload.id]);
+    let name = workload.name.clone();
+    let result = {
+        let exercise = Arc::clone(&exercise);
+        Memo::new(move |_| {
+            work.with(|w| w.checked_input(index)).and_then(|input| check_workload(&exercise, index, &input)?.ok())
+        })
+    };
+    // A field's message: its verdict at the last check, or a note that it
+    // changed since.
+    let message = move |field: Field| {
+        Memo::new(move |_| {
+            let then = work.with(|w| w.checked_input(index))?;
+            if field.value(&then) != work.with(|w| field.value(&w.input(index))) {
+                return Some(Message::new("stale", "Changed since your last check.", "Check again to see how it does."));
+            }
+            result.with(|r| r.as_ref().and_then(|c| message_for(&field, c)))
+        })
+    };
+    let edit = {
+        let stored = stored.clone();
+        move |change: Box<dyn FnOnce(&mut WorkloadInput)>| {
+            let _ = stored.update(|w| w.edit(index, now_ms(), change));
+        }
+    };
+
+    // The configuration chosen.
+    let choice_m = message(Field::Choice);
+    let choice_msg = format!("{wid}-choice-msg");
+    let choice_radios = exercise
+        .configs
+        .iter()
+        .map(|c| {
+            let id = format!("{wid}-choice-{}", dom_id(&[&c.id]));
+            let cid = c.id.clone();
+            let pick = cid.clone();
+            let edit = edit.clone();
+            view! {
+                <span class="radio">
+                    <input
+                        type="radio"
+                        id=id.clone()
+                        name=format!("{wid}-choice")
+                        prop:checked=move || work.with(|w| w.input(index).choice.as_deref() == Some(cid.as_str()))
+                        aria-invalid=move || choice_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
+                        on:change=move |_| {
+                            let pick = pick.clone();
+                            edit(Box::new(move |i| i.choice = Some(pick)))
+                        }
+                    />
+                    <label for=id>{format!("Config {}", c.id)}</label>
+                </span>
+            }
+        })
+        .collect_view();
+    let choice_described = {
+        let msg = choice_msg.clone();
+        move || choice_m.with(|m| m.is_some().then(|| msg.clone()))
+    };
+    let choice_group = view! {
+        <fieldset class="inline-choice" aria-describedby=choice_described>
+            <legend>{format!("Configuration for {}", workload.name)}</legend>
+            {choice_radios}
+            {move || choice_m.get().map(|m| feedback(&choice_msg, m))}
+        </fieldset>
+    };
+
+    // A text field bound to one string in the input.
+    let text_field = {
+        let edit = edit.clone();
+        move |id: String, label: String, field: Field, set: fn(&mut WorkloadInput, &str, String), key: String| {
+            let m = message(field.clone());
+            let msg_id = format!("{id}-msg");
+            let edit = edit.clone();
+            let shown = field.clone();
+            view! {
+                <div class="field">
+                    <label for=id.clone()>{label}</label>
+                    <input
+                        type="text"
+                        inputmode="decimal"
+                        autocomplete="off"
+                        id=id
+                        prop:value=move || work.with(|w| shown.value(&w.input(index)))
+                        aria-invalid=move || m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
+                        aria-describedby={
+                            let msg = msg_id.clone();
+                            move || m.with(|m| m.is_some().then(|| msg.clone()))
+                        }
+                        on:input=move |ev| {
+                            let text = event_target_value(&ev);
+                            let key = key.clone();
+                            edit(Box::new(move |i| set(i, &key, text)))
+                        }
+                    />
+                    {move || m.get().map(|m| feedback(&msg_id, m))}
+                </div>
+            }
+        }
+    };
+
+    let arithmetic = match &workload.need {
+        WorkloadNeed::Batch { window_secs, .. } => {
+            let total = text_field(
+                format!("{wid}-total"),
+                "Total output tokens in the batch".into(),
+                Field::Total,
+                |i, _, t| i.total_tokens = (!t.is_empty()).then_some(t),
+                String::new(),
+            );
+            let window = Micros::from_ms(window_secs.saturating_mul(1_000));
+            let per_config = exercise
+                .configs
+                .iter()
+                .map(|c| {
+                    let cid = c.id.clone();
+                    let seconds = text_field(
+                        format!("{wid}-secs-{}", dom_id(&[&c.id])),
+                        format!("Time to finish at Config {} (seconds)", c.id),
+                        Field::Seconds(cid.clone()),
+                        |i, k, t| {
+                            if t.is_empty() {
+                                i.seconds.remove(k);
+                            } else {
+                                i.seconds.insert(k.to_owned(), t);
+                            }
+                        },
+                        cid.clone(),
+                    );
+                    let current = {
+                        let cid = cid.clone();
+                        Signal::derive(move || work.with(|w| w.input(index).fits.get(&cid).copied()))
+                    };
+                    let fits = yes_no(
+                        format!("Does Config {} fit the {window} window?", c.id),
+                        format!("{wid}-fits-{}", dom_id(&[&c.id])),
+                        current,
+                        message(Field::Fits(cid.clone())),
+                        {
+                            let edit = edit.clone();
+                            move |v| {
+                                let cid = cid.clone();
+                                edit(Box::new(move |i| {
+                                    i.fits.insert(cid, v);
+                                }))
+                            }
+                        },
+                    );
+                    view! { <div class="config-answers">{seconds}{fits}</div> }
+                })
+                .collect_view();
+            view! { <div class="arithmetic">{total}{per_config}</div> }.into_any()
+        }
+        WorkloadNeed::Interactive { ttft_target_ms } => {
+            let target = Micros::from_ms(*ttft_target_ms);
+            let per_config = exercise
+                .configs
+                .iter()
+                .map(|c| {
+                    let cid = c.id.clone();
+                    let current = {
+                        let cid = cid.clone();
+                        Signal::derive(move || work.with(|w| w.input(index).fits.get(&cid).copied()))
+                    };
+                    let meets_m = Memo::new({
+                        let cid = cid.clone();
+                        move |_| {
+                            let then = work.with(|w| w.checked_input(index))?;
+                            let field = Field::Fits(cid.clone());
+                            if field.value(&then) != work.with(|w| field.value(&w.input(index))) {
+                                return Some(Message::new(
+                                    "stale",
+                                    "Changed since your last check.",
+                                    "Check again to see how it does.",
+                                ));
+                            }
+                            result.with(|r| r.as_ref().and_then(|c| meets_message(c, &cid)))
+                        }
+                    });
+                    let meets = yes_no(
+                        format!("Does Config {} meet the {target} need at p95?", c.id),
+                        format!("{wid}-meets-{}", dom_id(&[&c.id])),
+                        current,
+                        meets_m,
+                        {
+                            let edit = edit.clone();
+                            let cid = cid.clone();
+                            move |v| {
+                                let cid = cid.clone();
+                                edit(Box::new(move |i| {
+                                    i.fits.insert(cid, v);
+                                }))
+                            }
+                        },
+                    );
+                    let late = text_field(
+                        format!("{wid}-late-{}", dom_id(&[&c.id])),
+                        format!("Config {}: share of first tokens later than 1 s (%)", c.id),
+                        Field::Late(cid.clone()),
+                        |i, k, t| {
+                            if t.is_empty() {
+                                i.late_percent.remove(k);
+                            } else {
+                                i.late_percent.insert(k.to_owned(), t);
+                            }
+                        },
+                        cid,
+                    );
+                    view! { <div class="config-answers">{meets}{late}</div> }
+                })
+                .collect_view();
+            view! { <div class="arithmetic">{per_config}</div> }.into_any()
+        }
+    };
+
+    // The evidence still needed.
+    let evidence = exercise
+        .evidence
+        .iter()
+        .map(|option| {
+            let id = format!("{wid}-ev-{}", dom_id(&[&option.id]));
+            let msg_id = format!("{id}-msg");
+            let oid = option.id.clone();
+            let m = message(Field::Evidence(oid.clone()));
+            let edit = edit.clone();
+            let ticked = {
+                let oid = oid.clone();
+                move || work.with(|w| w.input(index).evidence.iter().any(|e| e == &oid))
+            };
+            view! {
+                <li>
+                    <input
+                        type="checkbox"
+                        id=id.clone()
+                        prop:checked=ticked
+                        aria-describedby={
+                            let msg = msg_id.clone();
+                            move || m.with(|m| m.is_some().then(|| msg.clone()))
+                        }
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            let oid = oid.clone();
+                            edit(Box::new(move |i| {
+                                i.evidence.retain(|e| e != &oid);
+                                if on {
+                                    i.evidence.push(oid);
+                                }
+                            }))
+                        }
+                    />
+                    <div>
+                        <label for=id><Prose text=option.label.clone() /></label>
+                        {move || m.get().map(|m| feedback(&msg_id, m))}
+                    </div>
+                </li>
+            }
+        })
+        .collect_view();
+
+    let on_check = {
+        let stored = stored.clone();
+        move |_| {
+            let _ = stored.update(|w| w.check(index, now_ms()));
+        }
+    };
+    let revealed = move || work.with(|w| w.revealed(index));
+    let on_reveal = {
+        let stored = stored.clone();
+        move |_| {
+            let _ = stored.update(|w| {
+                let show = !w.revealed(index);
+                w.set_revealed(index, show, now_ms());
+            });
+        }
+    };
+    let status = move || {
+        let attempts = work.with(|w| w.attempts(index));
+        result.with(|r| r.as_ref().map(|c| format!("Check {attempts}: {}.", c.summary())).unwrap_or_default())
+    };
+    let reveal_id = format!("{wid}-reveal");
+    let title_id = format!("{wid}-title");
+    let labelled_by = title_id.clone();
+    let reveal_body = reveal(workload, &exercise);
+
+    view! {
+        <section class="workload" aria-labelledby=labelled_by>
+            <h2 id=title_id>{workload.name.clone()}</h2>
+            <p><Prose text=workload.description.clone() /></p>
+            <form class="cc-form" on:submit=|ev| ev.prevent_default()>
+                {choice_group}
+                <h3>"The arithmetic that decides it"</h3>
+                {arithmetic}
+                <fieldset class="evidence">
+                    <legend>"Evidence you would still want before committing"</legend>
+                    <ul class="checklist-items">{evidence}</ul>
+                </fieldset>
+                <div class="practice-actions">
+                    <button type="button" class="primary" on:click=on_check>
+                        "Check answers"<span class="visually-hidden">{format!(" for {name}")}</span>
+                    </button>
+                    <button
+                        type="button"
+                        aria-expanded=move || if revealed() { "true" } else { "false" }
+                        aria-controls=reveal_id.clone()
+                        on:click=on_reveal
+                    >
+                        {move || if revealed() { "Hide answer" } else { "Reveal answer" }}
+                        <span class="visually-hidden">{format!(" for {}", workload.name)}</span>
+                    </button>
+                </div>
+            </form>
+            <p class="practice-status" role="status" aria-live="polite">{status}</p>
+            <div id=reveal_id class="reveal" hidden=move || !revealed()>
+                {reveal_body}
+            </div>
+        </section>
+    }
+}
+
+/// The answer for a workload: the choice, the core's arithmetic, the
+/// evidence still needed and the reasoning.
+fn reveal(workload: &Workload, exercise: &ConfigExercise) -> impl IntoView {
+    let arithmetic = match plan(workload, &exercise.configs) {
+        Err(e) => view! { <p>{format!("The arithmetic cannot be done: {e}.")}</p> }.into_any(),
+        Ok(WorkloadPlan::Batch(b)) => {
+            let window = Micros::from_ms(b.window_secs.saturating_mul(1_000));
+            let items = b
+                .configs
+                .iter()
+                .map(|f| {
+                    let fits = if f.fits { "fits the window" } else { "does not fit the window" };
+                    view! { <li>{format!("Config {}: {}; {fits}.", f.config, f.describe(b.total_tokens))}</li> }
+                })
+                .collect_view();
+            view! {
+                <p>{format!("Total output tokens: {} (items × output tokens per item). Window: {window}.", group_thousands(b.total_tokens))}</p>
+                <ul>{items}</ul>
+            }
+            .into_any()
+        }
+        Ok(WorkloadPlan::Interactive { target, configs }) => {
+            let items = configs
+                .iter()
+                .map(|f| {
+                    let meets = if f.meets_target { "meets" } else { "misses" };
+                    view! {
+                        <li>{format!(
+                            "Config {}: p95 TTFT {}, {meets} the {target} target; {}% of first tokens later than 1 s.",
+                            f.config,
+                            f.p95_ttft,
+                            format_tenths(f.late_first_token_tenths)
+                        )}</li>
+                    }
+                })
+                .collect_view();
+            view! { <ul>{items}</ul> }.into_any()
+        }
+    };
+    let conditional = workload
+        .answer
+        .conditional
+        .iter()
+        .map(|c| view! { <p>{format!("Config {} becomes acceptable {}.", c.config, c.condition)}</p> })
+        .collect_view();
+    let evidence = workload
+        .answer
+        .evidence_needed
+        .iter()
+        .filter_map(|id| exercise.evidence.iter().find(|o| &o.id == id))
+        .map(|o| view! { <li><strong><Prose text=o.label.clone() /></strong>": "<Prose text=o.why.clone() /></li> })
+        .collect_view();
+    view! {
+        <h3>"Answer"</h3>
+        <p class="answer-line"><strong>{format!("Config {}", workload.answer.choice)}</strong></p>
+        {conditional}
+        <h4>"The arithmetic"</h4>
+        {arithmetic}
+        <h4>"Evidence still needed"</h4>
+        <ul>{evidence}</ul>
+        <h4>"Why"</h4>
+        <p><Prose text=workload.answer.reasoning.clone() /></p>
     }
 }
 
@@ -81,5 +742,45 @@ fn workloads_table(workloads: &[Workload]) -> impl IntoView {
                 <tbody>{body}</tbody>
             </table>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Applies `steps` to fresh work and checks attempts and reveals per
+    /// workload, and that the value survives storage.
+    fn check(steps: impl FnOnce(&mut ChoiceWork), attempts: [u32; 2], revealed: [bool; 2]) {
+        let mut w = ChoiceWork::default();
+        steps(&mut w);
+        assert_eq!([w.attempts(0), w.attempts(1)], attempts);
+        assert_eq!([w.revealed(0), w.revealed(1)], revealed);
+        let json = crate::storage::wrap(&w).unwrap_or_default();
+        assert_eq!(crate::storage::unwrap::<ChoiceWork>(&json), Ok(w));
+    }
+
+    #[test]
+    fn work_per_workload() {
+        check(|_| {}, [0, 0], [false, false]);
+        check(
+            |w| {
+                w.edit(1, 10, |i| i.choice = Some("B".into()));
+                w.check(1, 11);
+                w.check(1, 12);
+                w.set_revealed(0, true, 13);
+            },
+            [0, 2],
+            [true, false],
+        );
+        let mut w = ChoiceWork::default();
+        w.edit(1, 10, |i| i.total_tokens = Some("4,000,000".into()));
+        w.check(1, 11);
+        assert_eq!(w.checked_input(1).and_then(|i| i.total_tokens).as_deref(), Some("4,000,000"));
+        assert_eq!(w.checked_input(0), None);
+        assert_eq!(Field::Total.value(&w.input(1)), "4,000,000");
+        assert_eq!(Field::Evidence("cost".into()).value(&w.input(1)), "false");
+        let older = ChoiceWork::default();
+        assert_eq!(ChoiceWork::merge(&older, &w), w);
     }
 }
