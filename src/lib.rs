@@ -1,7 +1,7 @@
 //! ttft-lab's browser app: a Leptos shell over the pure `ttft_core`.
 //!
 //! [`App`] loads the embedded course, opens the browser's storage, and shows
-//! one part of the course at a time (`?part=lesson|trace|choice|interview`)
+//! one part of the course at a time (`?part=lesson|trace|choice|interview|import`)
 //! under a header with the navigation and a status area for saved work.
 //! [`start`] mounts it, removes the loading message and marks the page
 //! ready; [`install_panic_hook`] makes a crash say something useful.
@@ -19,6 +19,7 @@ pub mod storage;
 pub mod timeline_entry;
 
 use components::checklist::Progress;
+use components::import::import_page::ImportPage;
 use components::lesson::LessonPage;
 use components::practice::{config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage};
 use components::site_header::SiteHeader;
@@ -90,6 +91,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>) -> AnyView {
             <InterviewPage interview=course.interview.clone() rows=course.trace_exercise.requests.clone() />
         }
         .into_any(),
+        CoursePart::Import => view! { <ImportPage /> }.into_any(),
     }
 }
 

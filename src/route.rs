@@ -20,11 +20,14 @@ pub enum CoursePart {
     Choice,
     /// The interview question with hints, reference answer and self-score.
     Interview,
+    /// A learner's own trace file, split as far as its format allows.
+    Import,
 }
 
 impl CoursePart {
     /// Every part, in the order the navigation lists them.
-    pub const ALL: [CoursePart; 4] = [CoursePart::Lesson, CoursePart::Trace, CoursePart::Choice, CoursePart::Interview];
+    pub const ALL: [CoursePart; 5] =
+        [CoursePart::Lesson, CoursePart::Trace, CoursePart::Choice, CoursePart::Interview, CoursePart::Import];
 
     /// The value of `?part=`.
     pub fn id(self) -> &'static str {
@@ -33,6 +36,7 @@ impl CoursePart {
             CoursePart::Trace => "trace",
             CoursePart::Choice => "choice",
             CoursePart::Interview => "interview",
+            CoursePart::Import => "import",
         }
     }
 
@@ -43,6 +47,7 @@ impl CoursePart {
             CoursePart::Trace => "Trace exercise",
             CoursePart::Choice => "Configuration choice",
             CoursePart::Interview => "Interview question",
+            CoursePart::Import => "Import a trace",
         }
     }
 
@@ -101,6 +106,7 @@ mod tests {
         check("?part=trace", CoursePart::Trace);
         check("?embed=1&part=interview", CoursePart::Interview);
         check("?part=choice&embed=1", CoursePart::Choice);
+        check("?part=import", CoursePart::Import);
         check("?part=nonsense", CoursePart::Lesson);
         check("?part=", CoursePart::Lesson);
         check("?parts=trace", CoursePart::Lesson);

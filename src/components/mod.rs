@@ -4,10 +4,11 @@
 //! header and navigation; `lesson` renders the lesson with
 //! `worked_timeline` (and its `timeline_chart`) and `checklist`;
 //! `storage_status` shows notices about saved work; `practice` holds the
-//! exercise parts. Components hold no latency arithmetic: figures come
-//! from `ttft_core`.
+//! exercise parts; `import` reads a learner's own trace. Components hold
+//! no latency arithmetic: figures come from `ttft_core` and `ttft_import`.
 
 pub mod checklist;
+pub mod import;
 pub mod lesson;
 pub mod practice;
 pub mod prose;

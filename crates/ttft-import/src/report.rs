@@ -328,16 +328,22 @@ pub fn nice_ceiling(t: Micros) -> Micros {
     if t.0 <= 0 {
         return Micros::from_ms(1);
     }
+    Micros(nice_number(t.0))
+}
+
+/// A round number at or above `n` (1, 2 or 5 times a power of ten), for a
+/// chart's axis; 1 for anything below 1.
+pub fn nice_number(n: i64) -> i64 {
     let mut step: i64 = 1;
     loop {
         for m in [1i64, 2, 5] {
             let v = step.saturating_mul(m);
-            if v >= t.0 {
-                return Micros(v);
+            if v >= n {
+                return v;
             }
         }
         if step > i64::MAX / 10 {
-            return Micros(i64::MAX);
+            return i64::MAX;
         }
         step *= 10;
     }
@@ -550,6 +556,9 @@ mod tests {
         assert_eq!(nice_ceiling(Micros(241_001)), Micros(500_000));
         assert_eq!(nice_ceiling(Micros(200_000)), Micros(200_000));
         assert_eq!(nice_ceiling(Micros(-5)), Micros::from_ms(1));
+        assert_eq!(nice_number(18_000), 20_000);
+        assert_eq!(nice_number(0), 1);
+        assert_eq!(nice_number(i64::MAX), i64::MAX);
         assert_eq!(histogram(&[], 10, Micros::ZERO), None);
     }
 

@@ -1,0 +1,382 @@
+//! Three SVG charts of an imported trace, each with its numbers beside it
+//! as a table or a sentence: TTFT per request as stacked pieces with the
+//! target line; TTFT against prompt tokens (a scatter); and the
+//! distribution of TTFT (a histogram with the target marked).
+//!
+//! Every chart is `role="img"` with a title and a description, every piece
+//! has its own fill pattern and a name in the legend, and points over the
+//! target have their own shape, so nothing depends on colour. Big files are
+//! drawn in part (the slowest requests; an even sample of points) and the
+//! chart says which part. What it deliberately does not do: compute a
+//! latency. Pieces, shares, bins, the slowest requests and the sample come
+//! from `ttft_import::report`; this file only maps them to pixels.
+
+use leptos::prelude::*;
+use std::sync::Arc;
+use ttft_core::time::group_thousands;
+use ttft_core::{Micros, Share};
+use ttft_import::report::{self, Standing};
+use ttft_import::{Import, Piece};
+
+/// Requests drawn as stacked bars at most.
+pub const BARS: usize = 30;
+/// Points drawn in the scatter at most.
+pub const POINTS: usize = 2_000;
+/// Bins the histogram aims for.
+pub const BINS: usize = 24;
+
+const WIDTH: f64 = 640.0;
+const LEFT: f64 = 96.0;
+const PLOT: f64 = 520.0;
+
+/// Where `value` falls on an axis of `0..=axis` drawn `length` long.
+fn along(value: Micros, axis: Micros, length: f64) -> f64 {
+    Share { part: value, whole: axis }.percent().unwrap_or(0.0).clamp(0.0, 100.0) * length / 100.0
+}
+
+fn pattern(piece: Piece) -> &'static str {
+    match piece {
+        Piece::QueueWait => "url(#imp-pat-queue)",
+        Piece::Prefill | Piece::PrefillWithEmit => "url(#imp-pat-prefill)",
+        Piece::Emit => "url(#imp-pat-emit)",
+        Piece::Unattributed => "url(#imp-pat-rest)",
+    }
+}
+
+fn patterns() -> impl IntoView {
+    view! {
+        <defs>
+            <pattern id="imp-pat-queue" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                <rect width="6" height="6" class="pat-bg" />
+                <line x1="0" y1="0" x2="0" y2="6" class="pat-ink" stroke-width="2.5" />
+            </pattern>
+            <pattern id="imp-pat-prefill" width="6" height="6" patternUnits="userSpaceOnUse">
+                <rect width="6" height="6" class="pat-solid" />
+            </pattern>
+            <pattern id="imp-pat-emit" width="5" height="5" patternUnits="userSpaceOnUse">
+                <rect width="5" height="5" class="pat-bg" />
+                <circle cx="2.5" cy="2.5" r="1.3" class="pat-dot" />
+            </pattern>
+            <pattern id="imp-pat-rest" width="6" height="6" patternUnits="userSpaceOnUse">
+                <rect width="6" height="6" class="pat-bg" />
+                <line x1="0" y1="3" x2="6" y2="3" class="pat-ink" stroke-width="1.5" />
+            </pattern>
+            <pattern id="imp-pat-whole" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+                <rect width="6" height="6" class="pat-bg" />
+                <line x1="0" y1="0" x2="0" y2="6" class="pat-ink" stroke-width="1" />
+            </pattern>
+        </defs>
+    }
+}
+
+/// The three charts for an import.
+#[component]
+pub fn ImportCharts(
+    /// The imported file.
+    import: Arc<Import>,
+    /// The TTFT target.
+    target: Signal<Micros>,
+) -> impl IntoView {
+    let a = Arc::clone(&import);
+    let b = Arc::clone(&import);
+    let c = import;
+    view! {
+        <section class="import-charts" aria-labelledby="import-charts-title">
+            <h2 id="import-charts-title">"Charts"</h2>
+            <svg class="chart-defs" aria-hidden="true" focusable="false" width="0" height="0">{patterns()}</svg>
+            {move || stacked(&a, target.get())}
+            {move || scatter(&b, target.get())}
+            {move || histogram(&c, target.get())}
+        </section>
+    }
+}
+
+fn stacked(import: &Import, target: Micros) -> impl IntoView {
+    let with_ttft = import.requests.iter().filter(|r| report::first_token(r).is_some()).count();
+    let (chosen, which) = if with_ttft <= BARS {
+        let all: Vec<usize> = (0..import.requests.len()).filter(|&i| import.requests.get(i).and_then(report::first_token).is_some()).collect();
+        (all, format!("all {with_ttft} requests with a first token, in file order"))
+    } else {
+        (
+            report::slowest(&import.requests, BARS),
+            format!("the {BARS} slowest of {} requests with a first token, slowest first", group_thousands(with_ttft as u64)),
+        )
+    };
+    if chosen.is_empty() {
+        return view! { <p>"No request has a first token, so there is nothing to draw per request."</p> }.into_any();
+    }
+    let slowest = chosen.iter().filter_map(|&i| import.requests.get(i)).filter_map(report::first_token).max().unwrap_or(Micros::ZERO);
+    let axis = report::nice_ceiling(if slowest > target { slowest } else { target });
+    let row_h = 20.0;
+    let top = 28.0;
+    let height = top + row_h * chosen.len() as f64 + 44.0;
+    let mut pieces_seen: Vec<Piece> = Vec::new();
+    let mut unsplit = false;
+    let mut table_rows = Vec::new();
+    let bars = chosen
+        .iter()
+        .enumerate()
+        .filter_map(|(row, &i)| {
+            let r = import.requests.get(i)?;
+            let ttft = report::first_token(r)?;
+            let y = top + row_h * row as f64;
+            let label = if r.id.chars().count() > 12 { format!("{}\u{2026}", r.id.chars().take(11).collect::<String>()) } else { r.id.clone() };
+            let segments = match r.breakdown.pieces() {
+                Some(pieces) if pieces.iter().all(|(_, v)| !v.is_negative()) => {
+                    let mut x = LEFT;
+                    let mut text = Vec::new();
+                    let segs = pieces
+                        .iter()
+                        .map(|&(piece, v)| {
+                            if !pieces_seen.contains(&piece) {
+                                pieces_seen.push(piece);
+                            }
+                            text.push(format!("{piece} {v}"));
+                            let w = along(v, axis, PLOT);
+                            let start = x;
+                            x += w;
+                            view! {
+                                <rect x=format!("{start:.1}") y=format!("{:.1}", y + 3.0) width=format!("{w:.1}")
+                                    height="14" fill=pattern(piece) class="chart-segment" />
+                            }
+                        })
+                        .collect_view();
+                    table_rows.push((r.id.clone(), text.join(", "), ttft));
+                    segs.into_any()
+                }
+                _ => {
+                    unsplit = true;
+                    table_rows.push((r.id.clone(), "not split".to_owned(), ttft));
+                    let w = along(ttft, axis, PLOT);
+                    view! {
+                        <rect x=LEFT.to_string() y=format!("{:.1}", y + 3.0) width=format!("{w:.1}") height="14"
+                            fill="url(#imp-pat-whole)" class="chart-segment" />
+                    }
+                    .into_any()
+                }
+            };
+            Some(view! {
+                <text x=format!("{}", LEFT - 6.0) y=format!("{:.1}", y + 14.0) class="chart-axis" text-anchor="end">{label}</text>
+                {segments}
+            })
+        })
+        .collect_view();
+    let tx = LEFT + along(target, axis, PLOT);
+    let bottom = top + row_h * chosen.len() as f64;
+    let mut legend: Vec<(String, &'static str)> = pieces_seen.iter().map(|p| (p.label().to_owned(), pattern(*p))).collect();
+    if unsplit {
+        legend.push(("TTFT, not split".to_owned(), "url(#imp-pat-whole)"));
+    }
+    let legend_view = legend
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, fill))| {
+            let x = 8.0 + 160.0 * k as f64;
+            view! {
+                <rect x=format!("{x}") y=format!("{}", bottom + 24.0) width="12" height="12" fill=fill class="chart-segment" />
+                <text x=format!("{}", x + 17.0) y=format!("{}", bottom + 34.0) class="chart-label">{name}</text>
+            }
+        })
+        .collect_view();
+    let desc = format!(
+        "Horizontal bars, one per request, for {which}. Each bar is the request's time to first token, divided into \
+         its pieces. A vertical line marks the {target} target. The axis runs from 0 to {axis}. The numbers are in \
+         the table below the chart."
+    );
+    let rows = table_rows
+        .into_iter()
+        .map(|(id, pieces, ttft)| view! { <tr><th scope="row">{id}</th><td>{pieces}</td><td class="num">{ttft.to_string()}</td></tr> })
+        .collect_view();
+    view! {
+        <figure class="import-chart">
+            <svg viewBox=format!("0 0 {WIDTH} {height:.0}") role="img" aria-labelledby="imp-bars-title imp-bars-desc" focusable="false">
+                <title id="imp-bars-title">"Time to first token per request, by piece"</title>
+                <desc id="imp-bars-desc">{desc}</desc>
+                <text x=LEFT.to_string() y="14" class="chart-axis">"0"</text>
+                <text x=format!("{}", LEFT + PLOT) y="14" class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+                {bars}
+                <line x1=format!("{tx:.1}") x2=format!("{tx:.1}") y1="18" y2=format!("{bottom:.1}") class="target-line" />
+                <text x=format!("{tx:.1}") y=format!("{:.1}", bottom + 14.0) class="chart-label" text-anchor="middle">
+                    {format!("target {target}")}
+                </text>
+                {legend_view}
+            </svg>
+            <figcaption>{format!("Each request's TTFT split into the pieces the file records: {which}.")}</figcaption>
+            <details>
+                <summary>"The numbers in this chart"</summary>
+                <div class="table-scroll" role="region" aria-label="Numbers of the per-request chart" tabindex="0">
+                    <table>
+                        <thead><tr><th scope="col">"Request"</th><th scope="col">"Pieces"</th><th scope="col" class="num">"TTFT"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            </details>
+        </figure>
+    }
+    .into_any()
+}
+
+fn scatter(import: &Import, target: Micros) -> impl IntoView {
+    let both: Vec<usize> = (0..import.requests.len())
+        .filter(|&i| import.requests.get(i).is_some_and(|r| r.prompt_tokens.is_some() && report::first_token(r).is_some()))
+        .collect();
+    if both.is_empty() {
+        return view! {
+            <p class="chart-missing">
+                "TTFT against prompt tokens cannot be drawn: no request in this file states both its prompt tokens \
+                 and its TTFT."
+            </p>
+        }
+        .into_any();
+    }
+    let picked: Vec<usize> = report::spread(both.len(), POINTS).into_iter().filter_map(|k| both.get(k).copied()).collect();
+    let points: Vec<(u64, Micros, bool)> = picked
+        .iter()
+        .filter_map(|&i| import.requests.get(i))
+        .filter_map(|r| {
+            let over = report::standing(r, target) == Standing::Over;
+            Some((r.prompt_tokens?, report::first_token(r)?, over))
+        })
+        .collect();
+    let max_tokens = points.iter().map(|p| p.0).max().unwrap_or(1);
+    let max_ttft = points.iter().map(|p| p.1).max().unwrap_or(Micros::ZERO);
+    let x_axis = report::nice_number(i64::try_from(max_tokens).unwrap_or(i64::MAX).max(1));
+    let y_axis = report::nice_ceiling(if max_ttft > target { max_ttft } else { target });
+    let (plot_top, plot_h) = (16.0, 240.0);
+    let base = plot_top + plot_h;
+    let dots = points
+        .iter()
+        .map(|&(tokens, ttft, over)| {
+            let x = LEFT + (tokens as f64 / x_axis as f64).clamp(0.0, 1.0) * PLOT;
+            let y = base - along(ttft, y_axis, plot_h);
+            if over {
+                view! { <rect x=format!("{:.1}", x - 3.0) y=format!("{:.1}", y - 3.0) width="6" height="6" class="point-over" /> }.into_any()
+            } else {
+                view! { <circle cx=format!("{x:.1}") cy=format!("{y:.1}") r="3" class="point-within" /> }.into_any()
+            }
+        })
+        .collect_view();
+    let ty = base - along(target, y_axis, plot_h);
+    let over = points.iter().filter(|p| p.2).count();
+    let sampled = if both.len() > POINTS {
+        format!(
+            "{} of the {} requests that state both prompt tokens and TTFT, spread evenly through the file",
+            group_thousands(points.len() as u64),
+            group_thousands(both.len() as u64)
+        )
+    } else {
+        format!("all {} requests that state both prompt tokens and TTFT", group_thousands(both.len() as u64))
+    };
+    let summary = format!(
+        "Shown: {sampled}. Prompts run up to {} tokens and TTFT up to {max_ttft}; {} of the points shown are over the \
+         {target} target (drawn as squares; the others are circles).",
+        group_thousands(max_tokens),
+        group_thousands(over as u64)
+    );
+    view! {
+        <figure class="import-chart">
+            <svg viewBox=format!("0 0 {WIDTH} 300") role="img" aria-labelledby="imp-scatter-title imp-scatter-desc" focusable="false">
+                <title id="imp-scatter-title">"Time to first token against prompt tokens"</title>
+                <desc id="imp-scatter-desc">{summary.clone()}</desc>
+                <line x1=LEFT.to_string() x2=LEFT.to_string() y1=plot_top.to_string() y2=base.to_string() class="chart-rule" />
+                <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
+                <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">{y_axis.to_string()}</text>
+                <text x=format!("{}", LEFT - 6.0) y=base.to_string() class="chart-axis" text-anchor="end">"0 ms"</text>
+                <text x=LEFT.to_string() y=format!("{}", base + 16.0) class="chart-axis">"0"</text>
+                <text x=format!("{}", LEFT + PLOT) y=format!("{}", base + 16.0) class="chart-axis" text-anchor="end">
+                    {format!("{} prompt tokens", group_thousands(x_axis.unsigned_abs()))}
+                </text>
+                <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">"prompt tokens \u{2192}"</text>
+                <text x="8" y=format!("{}", plot_top + 120.0) class="chart-label">"TTFT \u{2191}"</text>
+                {dots}
+                <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=format!("{ty:.1}") y2=format!("{ty:.1}") class="target-line" />
+                <text x=format!("{}", LEFT + PLOT) y=format!("{:.1}", ty - 4.0) class="chart-label" text-anchor="end">{format!("target {target}")}</text>
+            </svg>
+            <figcaption>
+                {summary}
+                " How to read it: when prefill is the delay, TTFT climbs with prompt length and the points form a slope; \
+                 when queue wait is the delay, short prompts wait as long as long ones, so the points scatter high \
+                 above small prompt counts."
+            </figcaption>
+        </figure>
+    }
+    .into_any()
+}
+
+fn histogram(import: &Import, target: Micros) -> impl IntoView {
+    let Some(h) = report::histogram(&import.requests, BINS, target) else {
+        return view! { <p class="chart-missing">"No request has a first token, so TTFT has no distribution to draw."</p> }.into_any();
+    };
+    let axis = h.bins.last().map(|b| b.to).unwrap_or(Micros::from_ms(1));
+    let (plot_top, plot_h) = (16.0, 200.0);
+    let base = plot_top + plot_h;
+    let tallest = h.tallest.max(1);
+    let bars = h
+        .bins
+        .iter()
+        .map(|bin| {
+            let x = LEFT + along(bin.from, axis, PLOT);
+            let w = (along(bin.to, axis, PLOT) - along(bin.from, axis, PLOT) - 1.0).max(0.5);
+            let bh = bin.count as f64 / tallest as f64 * plot_h;
+            let fill = if bin.from >= target { "url(#imp-pat-queue)" } else { "url(#imp-pat-prefill)" };
+            view! { <rect x=format!("{x:.1}") y=format!("{:.1}", base - bh) width=format!("{w:.1}") height=format!("{bh:.1}") fill=fill class="chart-segment" /> }
+        })
+        .collect_view();
+    let tx = LEFT + along(target, axis, PLOT);
+    let width = h.bins.first().map(|b| b.to - b.from).unwrap_or(Micros::ZERO);
+    let desc = format!(
+        "A histogram of {} requests' time to first token in bins {width} wide, from 0 to {axis}. The tallest bin \
+         holds {} requests. Bins wholly over the {target} target are hatched; the others are solid. The counts are \
+         in the table below the chart.",
+        group_thousands(h.total as u64),
+        group_thousands(h.tallest as u64)
+    );
+    let rows = h
+        .bins
+        .iter()
+        .filter(|b| b.count > 0)
+        .map(|b| {
+            view! {
+                <tr>
+                    <th scope="row">{format!("{} to {}", b.from, b.to)}</th>
+                    <td class="num">{group_thousands(b.count as u64)}</td>
+                    <td>{if b.from >= target { "over" } else if b.to <= target { "within" } else { "holds the target" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let negative = (h.negative > 0).then(|| format!(" {} requests with a negative TTFT (a faulty source) are not drawn.", h.negative));
+    view! {
+        <figure class="import-chart">
+            <svg viewBox=format!("0 0 {WIDTH} 260") role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
+                <title id="imp-hist-title">"Distribution of time to first token"</title>
+                <desc id="imp-hist-desc">{desc}</desc>
+                <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
+                <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">
+                    {format!("{} requests", group_thousands(h.tallest as u64))}
+                </text>
+                <text x=format!("{}", LEFT - 6.0) y=base.to_string() class="chart-axis" text-anchor="end">"0"</text>
+                {bars}
+                <line x1=format!("{tx:.1}") x2=format!("{tx:.1}") y1=plot_top.to_string() y2=base.to_string() class="target-line" />
+                <text x=format!("{tx:.1}") y=format!("{}", plot_top - 4.0) class="chart-label" text-anchor="middle">{format!("target {target}")}</text>
+                <text x=LEFT.to_string() y=format!("{}", base + 16.0) class="chart-axis">"0 ms"</text>
+                <text x=format!("{}", LEFT + PLOT) y=format!("{}", base + 16.0) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+                <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">"TTFT \u{2192}"</text>
+            </svg>
+            <figcaption>
+                {format!("How many requests had each TTFT, in bins {width} wide; hatched bins are over the target.")}
+                {negative}
+            </figcaption>
+            <details>
+                <summary>"The counts in this chart"</summary>
+                <div class="table-scroll" role="region" aria-label="Counts of the TTFT histogram" tabindex="0">
+                    <table>
+                        <thead><tr><th scope="col">"TTFT from, to"</th><th scope="col" class="num">"Requests"</th><th scope="col">"Against the target"</th></tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            </details>
+        </figure>
+    }
+    .into_any()
+}

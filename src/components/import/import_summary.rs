@@ -1,0 +1,235 @@
+//! The figures of a whole imported trace: p50, p90, p95 and p99 of TTFT and
+//! of every piece the file records, under a percentile convention the
+//! learner picks (a radio group), with the core's small-sample warnings;
+//! requests by outcome and how the ones without a first token are treated;
+//! counts by largest delay; and the short reading in plain words.
+//!
+//! What it deliberately does not do: compute a percentile, a count or a
+//! sentence. They come from `ttft_core::summarise` (through
+//! `Import::summarise`) and `ttft_import::report`.
+
+use leptos::prelude::*;
+use std::sync::Arc;
+use ttft_core::time::group_thousands;
+use ttft_core::{Convention, Micros, Outcome, Percentiles};
+use ttft_import::report;
+use ttft_import::Import;
+
+fn row(name: String, p: &Percentiles) -> impl IntoView {
+    let cells = p.values().into_iter().map(|v| view! { <td class="num">{v.value.to_string()}</td> }).collect_view();
+    view! {
+        <tr>
+            <th scope="row">{name}</th>
+            {cells}
+            <td class="num">{group_thousands(p.count as u64)}</td>
+        </tr>
+    }
+}
+
+/// The summary of an import.
+#[component]
+pub fn ImportSummary(
+    /// The imported file.
+    import: Arc<Import>,
+    /// The TTFT target.
+    target: Signal<Micros>,
+    /// The percentile convention, which the learner can switch here.
+    convention: RwSignal<Convention>,
+) -> impl IntoView {
+    let summary = {
+        let import = Arc::clone(&import);
+        Memo::new(move |_| import.summarise(Some(target.get()), convention.get()))
+    };
+    let pieces = {
+        let import = Arc::clone(&import);
+        Memo::new(move |_| report::piece_percentiles(&import.requests, convention.get()))
+    };
+    let radio = move |value: Convention, id: &'static str, text: &'static str| {
+        view! {
+            <div class="choice">
+                <input
+                    type="radio"
+                    id=id
+                    name="import-convention"
+                    prop:checked=move || convention.get() == value
+                    on:change=move |_| convention.set(value)
+                />
+                <label for=id>{text}</label>
+            </div>
+        }
+    };
+    let table = move || {
+        let s = summary.get();
+        let Some(ttft) = s.ttft.as_ref() else {
+            return view! { <p>"No request has a first token, so there are no latency percentiles."</p> }.into_any();
+        };
+        let piece_rows = pieces.get().into_iter().map(|p| row(p.piece.label().to_owned(), &p.percentiles)).collect_view();
+        let warnings: Vec<String> = ttft.warnings().iter().map(|w| w.to_string()).collect();
+        let warn = (!warnings.is_empty()).then(|| {
+            let items = warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view();
+            view! {
+                <div class="notice notice-info" role="note">
+                    <p><strong>"Small sample. "</strong>"Read the tail percentiles with care:"</p>
+                    <ul>{items}</ul>
+                </div>
+            }
+        });
+        view! {
+            <div class="table-scroll" role="region" aria-labelledby="import-pct-caption" tabindex="0">
+                <table class="percentile-table">
+                    <caption id="import-pct-caption">{format!("Percentiles ({} convention)", s.convention)}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Figure"</th>
+                            <th scope="col" class="num">"p50"</th>
+                            <th scope="col" class="num">"p90"</th>
+                            <th scope="col" class="num">"p95"</th>
+                            <th scope="col" class="num">"p99"</th>
+                            <th scope="col" class="num">"Requests"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {row("TTFT".to_owned(), ttft)}
+                        {piece_rows}
+                    </tbody>
+                </table>
+            </div>
+            {warn}
+        }
+        .into_any()
+    };
+    let outcomes = {
+        let import = Arc::clone(&import);
+        move || {
+            let s = summary.get();
+            let counts = import.counts();
+            let not_completed = report::not_completed(&import.requests);
+            let items = not_completed
+                .into_iter()
+                .map(|(o, n)| {
+                    let without = s.no_first_token.get(o);
+                    view! {
+                        <li>
+                            {format!(
+                                "{}: {} ({} of them with no first token)",
+                                o.label(),
+                                group_thousands(n as u64),
+                                group_thousands(without as u64)
+                            )}
+                        </li>
+                    }
+                })
+                .collect_view();
+            let missed = s.target.map(|t| {
+                format!(
+                    "Against the {} target: {} within, {} over, {} with no first token (counted as missed).",
+                    t.target,
+                    group_thousands(t.within as u64),
+                    group_thousands(t.over as u64),
+                    group_thousands(t.no_first_token as u64)
+                )
+            });
+            view! {
+                <p>
+                    {format!(
+                        "{} requests: {} completed.",
+                        group_thousands(counts.total as u64),
+                        group_thousands(s.outcomes.get(Outcome::Completed) as u64)
+                    )}
+                </p>
+                <ul class="outcome-counts">{items}</ul>
+                <p>{missed}</p>
+            }
+        }
+    };
+    let largest = {
+        let import = Arc::clone(&import);
+        move || {
+            let t = target.get();
+            let all = report::largest_counts(&import.requests, None);
+            let over = report::largest_counts(&import.requests, Some(t));
+            if all.split() == 0 {
+                return view! {
+                    <p>
+                        {format!(
+                            "This file cannot say which delay is largest: none of its {} requests with a first token is split.",
+                            group_thousands(all.unsplit as u64)
+                        )}
+                    </p>
+                }
+                .into_any();
+            }
+            let get = |c: &report::LargestCounts, p| c.single.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n);
+            let rows = all
+                .single
+                .iter()
+                .map(|&(piece, n)| {
+                    view! {
+                        <tr>
+                            <th scope="row">{piece.label()}</th>
+                            <td class="num">{group_thousands(n as u64)}</td>
+                            <td class="num">{group_thousands(get(&over, piece) as u64)}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="table-scroll" role="region" aria-labelledby="import-largest-caption" tabindex="0">
+                    <table>
+                        <caption id="import-largest-caption">"Requests by their largest delay"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Largest delay"</th>
+                                <th scope="col" class="num">"All split requests"</th>
+                                <th scope="col" class="num">{format!("Over the {t} target")}</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {rows}
+                            <tr>
+                                <th scope="row">"a tie"</th>
+                                <td class="num">{group_thousands(all.ties as u64)}</td>
+                                <td class="num">{group_thousands(over.ties as u64)}</td>
+                            </tr>
+                            <tr>
+                                <th scope="row">"not split"</th>
+                                <td class="num">{group_thousands(all.unsplit as u64)}</td>
+                                <td class="num">{group_thousands(over.unsplit as u64)}</td>
+                            </tr>
+                        </tbody>
+                    </table>
+                </div>
+            }
+            .into_any()
+        }
+    };
+    let reading = {
+        let import = Arc::clone(&import);
+        move || {
+            let s = summary.get();
+            report::reading(&import, &s).into_iter().map(|line| view! { <p>{line}</p> }).collect_view()
+        }
+    };
+
+    view! {
+        <section class="import-summary" aria-labelledby="import-summary-title">
+            <h2 id="import-summary-title">"The whole trace"</h2>
+            <div class="reading">
+                <h3>"Reading"</h3>
+                {reading}
+            </div>
+            <h3>"Percentiles"</h3>
+            <fieldset class="convention">
+                <legend>"Percentile convention"</legend>
+                {radio(Convention::NearestRank, "import-conv-nearest", "Nearest rank (an observed value)")}
+                {radio(Convention::Linear, "import-conv-linear", "Linear interpolation (numpy's default)")}
+            </fieldset>
+            {table}
+            <h3>"Largest delay"</h3>
+            {largest}
+            <h3>"Outcomes"</h3>
+            {outcomes}
+            <p class="treatment">{report::TREATMENT}</p>
+        </section>
+    }
+}
