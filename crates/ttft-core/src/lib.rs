@@ -12,6 +12,7 @@
 pub mod answer;
 pub mod choice;
 pub mod content;
+pub mod embed;
 pub mod grader;
 pub mod history;
 pub mod markup;
