@@ -10,7 +10,9 @@
 //! share state between parts, or hold any latency arithmetic.
 
 pub mod config_choice;
+pub mod history;
 pub mod interview;
+pub mod self_score;
 pub mod trace_exercise;
 
 use crate::storage::{MemoryBackend, Store};
