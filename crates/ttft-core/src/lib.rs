@@ -26,6 +26,7 @@ pub mod template;
 pub mod time;
 pub mod timing;
 pub mod validate;
+pub mod xapi;
 
 pub use percentile::{percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample};
 pub use split::{split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit};
