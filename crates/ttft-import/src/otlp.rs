@@ -116,13 +116,13 @@ impl<'de> Visitor<'de> for KeyValue<'_> {
         f.write_str("an attribute with a key and a value")
     }
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        let mut key: Option<Cow<'de, str>> = None;
+        let mut key: Option<Text<'de>> = None;
         let mut early: Option<AnyValue<'de>> = None;
         let mut applied = false;
-        while let Some(name) = map.next_key::<Cow<'de, str>>()? {
-            match &*name {
-                "key" => key = Some(map.next_value()?),
-                "value" => match key.as_deref() {
+        while let Some(name) = map.next_key::<KvField>()? {
+            match name {
+                KvField::Key => key = Some(map.next_value()?),
+                KvField::Value => match key.as_ref().map(|k| &*k.0) {
                     Some(k) if LlmSpan::wants(k) => {
                         let v: AnyValue<'de> = map.next_value()?;
                         self.0.set(k, attr(&v));
@@ -134,17 +134,70 @@ impl<'de> Visitor<'de> for KeyValue<'_> {
                     }
                     None => early = Some(map.next_value()?),
                 },
-                _ => {
+                KvField::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        let Some(key) = key else { return Err(de::Error::missing_field("key")) };
+        let Some(Text(key)) = key else { return Err(de::Error::missing_field("key")) };
         if !applied && LlmSpan::wants(&key) {
             let v = early.unwrap_or_default();
             self.0.set(&key, attr(&v));
         }
         Ok(())
+    }
+}
+
+/// The field names of an attribute object, told apart without allocating.
+enum KvField {
+    Key,
+    Value,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for KvField {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<KvField, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = KvField;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<KvField, E> {
+                Ok(match v {
+                    "key" => KvField::Key,
+                    "value" => KvField::Value,
+                    _ => KvField::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A string borrowed from the input when it has no escapes, owned only
+/// when it must be (serde's own `Cow` always allocates).
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text<'de>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 
@@ -469,5 +522,52 @@ pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Format;
+
+    /// Reads one OTLP line and returns its requests' (id, queue, ttft) and
+    /// the number of problems.
+    fn check(line: &str, expected: &[(&str, Option<Micros>, Option<Micros>)], problems: usize) {
+        let mut import = Import::new(Format::VllmOtlp);
+        read_line(line, 1, &mut import);
+        let got: Vec<(&str, Option<Micros>, Option<Micros>)> =
+            import.requests.iter().map(|r| (r.id.as_str(), r.breakdown.queue_wait, r.breakdown.ttft)).collect();
+        assert_eq!(got, expected, "{line}");
+        assert_eq!(import.problem_count(), problems, "{line}: {:?}", import.problems);
+    }
+
+    fn span(attributes: &str) -> String {
+        format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"name":"llm_request","spanId":"s1","attributes":[{attributes}]}}]}}]}}]}}"#)
+    }
+
+    #[test]
+    fn attributes_in_any_order_and_unused_ones_unparsed() {
+        let q = Some(Micros::from_ms(20));
+        let t = Some(Micros::from_ms(100));
+        // Key before value, the usual order.
+        check(
+            &span(r#"{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":0.02}},{"key":"gen_ai.latency.time_to_first_token","value":{"doubleValue":0.1}}"#),
+            &[("s1", q, t)],
+            0,
+        );
+        // Value before key, and an escaped key.
+        check(
+            &span(r#"{"value":{"doubleValue":0.02},"key":"gen_ai.latency.time_in_queue"},{"key":"gen_ai.latency.time_to_first_tok\u0065n","value":{"doubleValue":0.1}}"#),
+            &[("s1", q, t)],
+            0,
+        );
+        // An attribute the importer does not use may hold any JSON at all.
+        check(
+            &span(r#"{"key":"custom","value":{"kvlistValue":{"values":[1,[2,{"x":null}]]}}},{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":0.02}}"#),
+            &[("s1", q, None)],
+            0,
+        );
+        // A key-less attribute still makes the line a reported problem.
+        check(&span(r#"{"value":{"doubleValue":0.02}}"#), &[], 1);
     }
 }

@@ -1,0 +1,198 @@
+//! e2e/import.test.mjs: the "Import a trace" part used the way an engineer
+//! uses it, in headless Chromium against the release build. A real AIPerf
+//! file goes in through the file picker (read in place from
+//! ../shared/fixtures/real-traces/); the table's counts and a hand-checked
+//! TTFT are read back; switching the percentile convention changes the
+//! figures; the target drives the standing column; the CSV download has the
+//! documented header and one row a request. The example button shows a
+//! server-side split; an unknown file lists what is supported; a file with
+//! a bad line reports it and imports the rest; rate-limited requests are
+//! errors, never fast. The page with results passes axe and logs nothing.
+//! Deliberately absent: figures the importer's own tests pin down beyond
+//! one hand-checked value per file.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ROOT,
+  assertNoProblems,
+  axeCheck,
+  launchBrowser,
+  newPage,
+  partUrl,
+  screenshot,
+  startServer,
+  waitForApp,
+} from './support.mjs';
+
+/** The shared real-trace fixtures, beside the repository. */
+const FIXTURES = join(ROOT, '..', 'shared', 'fixtures', 'real-traces');
+const EXAMPLE = join(ROOT, 'content', 'samples', 'course-trace.otlp.jsonl');
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openImport(options = {}) {
+  const opened = await newPage(browser, server.origin, options);
+  await opened.page.goto(partUrl(server, 'import'));
+  await waitForApp(opened.page);
+  return opened;
+}
+
+/** Hands `file` (a path, or { name, mimeType, buffer }) to the picker and waits for the result. */
+async function pick(page, file, { done = /Imported|could not be imported/ } = {}) {
+  await page.getByLabel('Choose a trace file').setInputFiles(file);
+  await page.getByRole('status').filter({ hasText: done }).waitFor({ timeout: 20000 });
+}
+
+/** The text of each cell in the row whose header cell is `id`. */
+async function rowCells(page, id) {
+  const row = page.locator('.requests-table tbody tr').filter({ has: page.getByRole('rowheader', { name: id, exact: true }) });
+  return (await row.locator('th, td').allInnerTexts()).map((t) => t.trim());
+}
+
+/** The header texts of the requests table, sort marks removed. */
+async function headers(page) {
+  return (await page.locator('.requests-table thead th').allInnerTexts()).map((t) => t.replace(/[\u25b2\u25bc]/g, '').trim());
+}
+
+/** The TTFT row of the percentile table: [p50, p90, p95, p99, count]. */
+async function ttftPercentiles(page) {
+  const row = page.locator('.percentile-table tbody tr').filter({ has: page.getByRole('rowheader', { name: 'TTFT', exact: true }) });
+  return (await row.locator('td').allInnerTexts()).map((t) => t.trim());
+}
+
+test('a real AIPerf file through the picker: table, percentiles, target and CSV', async () => {
+  const { page, context, problems } = await openImport();
+  await pick(page, join(FIXTURES, 'aiperf', 'profile_export.jsonl'));
+  await page.getByText('AIPerf per-request records (profile_export.jsonl)').waitFor();
+  assert.match(await page.locator('.import-about').innerText(), /100 requests imported/);
+  assert.match(await page.locator('.import-about').innerText(), /includes the network|network/);
+  assert.match(await page.locator('#import-table-caption').innerText(), /Rows 1\u201350 of 100/);
+  assert.equal(await page.locator('.requests-table tbody tr').count(), 50);
+
+  // A client's file cannot split: no queue wait or prefill columns.
+  const cols = await headers(page);
+  assert.ok(!cols.some((h) => /Queue wait|Prefill/.test(h)), cols.join(' | '));
+  const ttftCol = cols.findIndex((h) => h.startsWith('TTFT'));
+  assert.ok(ttftCol > 0);
+
+  // Sort by TTFT, slowest first, then find the hand-checked record.
+  const sortTtft = page.getByRole('button', { name: /^TTFT/ });
+  await sortTtft.click();
+  assert.equal(await page.locator('.requests-table thead th').nth(ttftCol).getAttribute('aria-sort'), 'ascending');
+  await sortTtft.click();
+  assert.equal(await page.locator('.requests-table thead th').nth(ttftCol).getAttribute('aria-sort'), 'descending');
+  const id = '1ed40a0d-e708-434d-bb8e-fb1b44cb8717';
+  let cells = await rowCells(page, id);
+  if (cells.length === 0) {
+    await page.getByRole('button', { name: 'Next 50' }).click();
+    cells = await rowCells(page, id);
+  }
+  assert.equal(cells[ttftCol], '1,680.544 ms', cells.join(' | '));
+  assert.equal(cells[1], '550');
+  assert.equal(cells[2], '193');
+  assert.match(cells.at(-1), /over 1,000 ms/);
+
+  // Cancelled requests are counted, with no first token.
+  assert.match(await page.locator('.import-summary').innerText(), /cancelled: 11 \(11 of them with no first token\)/);
+
+  // The convention switch changes the figures.
+  const nearest = await ttftPercentiles(page);
+  assert.match(await page.locator('#import-pct-caption').innerText(), /nearest-rank/);
+  await page.getByLabel('Linear interpolation (numpy\'s default)').check();
+  await page.locator('#import-pct-caption', { hasText: 'linear' }).waitFor();
+  const linear = await ttftPercentiles(page);
+  assert.equal(nearest.at(-1), '89', 'every request with a first token');
+  assert.equal(linear.at(-1), '89');
+  assert.notDeepEqual(linear.slice(0, 4), nearest.slice(0, 4), 'linear and nearest-rank differ on this file');
+
+  // The target drives the standing column and the counts.
+  await page.getByLabel('TTFT target (ms)').fill('2000');
+  await page.getByText(/Against the 2,000 ms target: \d+ within/).waitFor();
+  assert.match((await rowCells(page, id)).at(-1), /^within$/);
+
+  // The CSV export.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the split as CSV' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'ttft-lab-split.csv');
+  const csv = await readFile(await download.path(), 'utf8');
+  const lines = csv.trimEnd().split('\n');
+  assert.equal(
+    lines[0],
+    'id,outcome,error,clock,start_unix_ms,prompt_tokens,output_tokens,queue_ms,prefill_ms,prefill_convention,emit_ms,' +
+      'unattributed_ms,ttft_ms,decode_ms,e2e_ms,output_tokens_per_s,largest,queue_share_pct,prefill_share_pct',
+  );
+  assert.equal(lines.length, 101, 'a header and one row a request');
+  assert.ok(lines.some((l) => l.startsWith(`${id},completed,,client,`) && l.includes(',1680.544,')), 'hand-checked row');
+
+  await axeCheck(page, { label: 'import with an AIPerf file' });
+  await screenshot(page, 'import-aiperf');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test("the course's example shows a server-side split", async () => {
+  const { page, context, problems } = await openImport();
+  await page.getByRole('button', { name: "Load the course's example trace" }).click();
+  await page.getByText('vLLM OpenTelemetry spans (OTLP JSON)').waitFor();
+  const cols = await headers(page);
+  assert.ok(cols.includes('Queue wait'), cols.join(' | '));
+  assert.ok(cols.includes("Prefill (vLLM's: includes emit)"), cols.join(' | '));
+  const h2 = await rowCells(page, 'H2');
+  assert.equal(h2[cols.indexOf('Queue wait')], '2,325 ms');
+  assert.equal(h2[cols.indexOf('TTFT (server clock)')], '2,400 ms');
+  assert.equal(h2[cols.indexOf('Largest delay and its share')], 'queue wait, 96.9%');
+  assert.match(await page.locator('.reading').innerText(), /queue wait/);
+  for (const name of ['Time to first token per request, by piece', 'Time to first token against prompt tokens', 'Distribution of time to first token']) {
+    assert.equal(await page.getByRole('img', { name }).count(), 1, name);
+  }
+  await axeCheck(page, { label: 'import with the example' });
+  await screenshot(page, 'import-example');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test('an unknown file lists what is supported; a bad line is reported and the rest imported', async () => {
+  const { page, context, problems } = await openImport();
+  await pick(page, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('just some notes\nnothing else\n') });
+  const alert = page.getByRole('alert').filter({ hasText: 'could not be imported' });
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /Supported: .*vLLM OpenTelemetry spans \(OTLP JSON\).*CSV, one row a request/s);
+
+  const lines = (await readFile(EXAMPLE, 'utf8')).trimEnd().split('\n');
+  const broken = [lines[0], '{"resourceSpans": [ this is not json', ...lines.slice(1)].join('\n') + '\n';
+  await pick(page, { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
+  const about = page.locator('.import-about');
+  await about.getByText('5 requests imported').waitFor();
+  assert.match(await about.innerText(), /1 lines or records could not be read/);
+  await about.getByText(/The first 1 of them/).click();
+  assert.match(await about.locator('.problems').innerText(), /line 2/);
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test('rate-limited requests are errors with no first token, never fast ones', async () => {
+  const { page, context, problems } = await openImport();
+  await pick(page, join(FIXTURES, 'llmperf', 'lepton_7b_individual_responses.json'));
+  const summary = await page.locator('.import-summary').innerText();
+  assert.match(summary, /150 requests/);
+  assert.match(summary, /130 of 150 requests \(86\.7%\) had no first token/);
+  assert.equal((await ttftPercentiles(page)).at(-1), '20', 'only requests with a real first token enter the percentiles');
+  assertNoProblems(problems);
+  await context.close();
+});
