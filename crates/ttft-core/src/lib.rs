@@ -10,6 +10,7 @@
 //! never panics on learner or file input.
 
 pub mod answer;
+pub mod authoring;
 pub mod choice;
 pub mod content;
 pub mod embed;
