@@ -77,7 +77,7 @@ async function ttftPercentiles(page) {
 test('a real AIPerf file through the picker: table, percentiles, target and CSV', async () => {
   const { page, context, problems } = await openImport();
   await pick(page, join(FIXTURES, 'aiperf', 'profile_export.jsonl'));
-  await page.getByText('AIPerf per-request records (profile_export.jsonl)').waitFor();
+  await page.locator('.import-about').getByText('Format: AIPerf per-request records (profile_export.jsonl)').waitFor();
   assert.match(await page.locator('.import-about').innerText(), /100 requests imported/);
   assert.match(await page.locator('.import-about').innerText(), /includes the network|network/);
   assert.match(await page.locator('#import-table-caption').innerText(), /Rows 1\u201350 of 100/);
@@ -149,7 +149,7 @@ test('a real AIPerf file through the picker: table, percentiles, target and CSV'
 test("the course's example shows a server-side split", async () => {
   const { page, context, problems } = await openImport();
   await page.getByRole('button', { name: "Load the course's example trace" }).click();
-  await page.getByText('vLLM OpenTelemetry spans (OTLP JSON)').waitFor();
+  await page.locator('.import-about').getByText('Format: vLLM OpenTelemetry spans (OTLP JSON)').waitFor();
   const cols = await headers(page);
   assert.ok(cols.includes('Queue wait'), cols.join(' | '));
   assert.ok(cols.includes("Prefill (vLLM's: includes emit)"), cols.join(' | '));
