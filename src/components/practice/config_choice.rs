@@ -416,7 +416,7 @@ fn workload_form(
                 |i, _, t| i.total_tokens = (!t.is_empty()).then_some(t),
                 String::new(),
             );
-            let window = Micros::from_ms(window_secs.saturating_mul(1_000));
+            let window = format!("{} s", group_thousands(window_secs.max(&0).unsigned_abs()));
             let per_config = exercise
                 .configs
                 .iter()
@@ -631,7 +631,7 @@ fn reveal(workload: &Workload, exercise: &ConfigExercise) -> impl IntoView {
     let arithmetic = match plan(workload, &exercise.configs) {
         Err(e) => view! { <p>{format!("The arithmetic cannot be done: {e}.")}</p> }.into_any(),
         Ok(WorkloadPlan::Batch(b)) => {
-            let window = Micros::from_ms(b.window_secs.saturating_mul(1_000));
+            let window = format!("{} s", group_thousands(b.window_secs.max(0).unsigned_abs()));
             let items = b
                 .configs
                 .iter()
