@@ -775,6 +775,22 @@ mod tests {
         }
 
         #[test]
+        fn the_embed_url_reads_back(q in "(part=(trace|x)|embed=1|origin=[a-z:/%0-9A-F.,*]{0,30}|content=[A-Za-z0-9_=-]{0,12}|src=[a-z./]{0,12})(&(origin=https://[a-z]{1,5}\\.edu|src=[a-z]{1,4}\\.json|content=[a-z]{1,4})){0,3}") {
+            let read = parse_query(&q).options;
+            let req = SnippetRequest {
+                page_url: "https://lab.example/".into(),
+                part: read.part.unwrap_or(EmbedPart::Lesson),
+                origins: read.origins.clone(),
+                content: read.content.clone(),
+                height: 600,
+            };
+            let url = embed_url(&req);
+            let back = parse_query(url.split_once('?').map_or("", |(_, query)| query)).options;
+            proptest::prop_assert_eq!(back.origins, read.origins);
+            proptest::prop_assert_eq!(back.content, read.content);
+        }
+
+        #[test]
         fn encoding_round_trips(s in "\\PC{0,40}") {
             proptest::prop_assert_eq!(percent_decode(&percent_encode(&s)), Some(s));
         }
