@@ -137,6 +137,9 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   assert.doesNotMatch(await answers.innerText(), /\{H\d/, 'every placeholder is filled');
   assert.equal(await page.getByRole('button', { name: 'Hide answers' }).getAttribute('aria-expanded'), 'true');
   await axeCheck(page, { label: 'trace exercise, revealed' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeCheck(page, { label: 'trace exercise, revealed, dark theme' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, 'practice-trace-revealed');
   await reload(page);
   assert.equal(await page.locator('#tx-reveal').isVisible(), true, 'the reveal survives a reload');
@@ -205,6 +208,9 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
   const revealed = batchAgain.locator('.reveal');
   assert.match(await revealed.innerText(), /1,667 s \(4,000,000 ÷ 2,400 = 1,666\.67, rounded to the nearest second\)/);
   await axeCheck(page, { label: 'configuration choice, revealed' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeCheck(page, { label: 'configuration choice, revealed, dark theme' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, 'practice-choice-revealed');
   assertNoProblems(problems);
   await context.close();
@@ -290,6 +296,9 @@ test('self-score: the readiness rule at its edges, save, export, delete with Und
   assert.match(await rows.nth(1).innerText(), /8 of 10\s+not yet ready/);
   assert.match(await page.locator('.trend-sentence').innerText(), /^Level at 8 over 2 saved scores\.$/);
   await axeCheck(page, { label: 'saved scores' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeCheck(page, { label: 'saved scores, dark theme' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, 'practice-history');
 
   // Export the whole history.

@@ -299,7 +299,7 @@ pub fn ScoreHistory(
                                         <th scope="col">"Total"</th>
                                         <th scope="col">"Readiness"</th>
                                         <th scope="col">"Hints used"</th>
-                                        <th scope="col">"Answer length (characters)"</th>
+                                        <th scope="col">"Answer (characters)"</th>
                                         <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                                     </tr>
                                 </thead>
