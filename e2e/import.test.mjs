@@ -80,7 +80,7 @@ test('a real AIPerf file through the picker: table, percentiles, target and CSV'
   await page.locator('.import-about').getByText('Format: AIPerf per-request records (profile_export.jsonl)').waitFor();
   assert.match(await page.locator('.import-about').innerText(), /100 requests imported/);
   assert.match(await page.locator('.import-about').innerText(), /includes the network|network/);
-  assert.match(await page.locator('#import-table-caption').innerText(), /Rows 1\u201350 of 100/);
+  assert.match(await page.locator('#import-table-caption').innerText(), /rows 1\u201350 of 100\)/);
   assert.equal(await page.locator('.requests-table tbody tr').count(), 50);
 
   // A client's file cannot split: no queue wait or prefill columns.

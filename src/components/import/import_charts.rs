@@ -353,7 +353,7 @@ fn histogram(import: &Import, target: Micros) -> impl IntoView {
                 <desc id="imp-hist-desc">{desc}</desc>
                 <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
                 <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">
-                    {format!("{} requests", group_thousands(h.tallest as u64))}
+                    {format!("{} {}", group_thousands(h.tallest as u64), if h.tallest == 1 { "request" } else { "requests" })}
                 </text>
                 <text x=format!("{}", LEFT - 6.0) y=base.to_string() class="chart-axis" text-anchor="end">"0"</text>
                 {bars}

@@ -216,8 +216,9 @@ pub fn ResultsTable(
             <div class="table-scroll" role="region" aria-labelledby="import-table-caption" tabindex="0">
                 <table class="requests-table">
                     <caption id="import-table-caption">
-                        "Requests in the file, "
-                        <span>{range}</span>
+                        "Requests in the file ("
+                        {move || range().to_lowercase()}
+                        ")"
                     </caption>
                     <thead>
                         <tr>{headers}</tr>
