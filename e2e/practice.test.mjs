@@ -380,3 +380,33 @@ test('keyboard alone reaches the trace form in a sensible order', async () => {
   assertNoProblems(problems);
   await context.close();
 });
+
+test('leaving a part and coming back keeps everything live: no lost words, other tabs still heard', async () => {
+  const { page, context, problems } = await open('interview');
+  const nav = page.getByRole('navigation');
+  // Type, then leave before the save pause is over.
+  await page.getByLabel('Write your answer as you would say it').fill('Written just before leaving.');
+  await nav.getByRole('link', { name: 'Lesson' }).click();
+  await nav.getByRole('link', { name: 'Trace exercise' }).click();
+  await page.getByLabel('H1: Its share of TTFT (%)').fill('70');
+  await nav.getByRole('link', { name: 'Interview question' }).click();
+  assert.equal(await page.getByLabel('Write your answer as you would say it').inputValue(), 'Written just before leaving.');
+
+  // Another tab saves a score and changes the trace answer while this tab is on the lesson.
+  await nav.getByRole('link', { name: 'Lesson' }).click();
+  const other = await context.newPage();
+  await other.goto(partUrl(server, 'interview'));
+  await waitForApp(other);
+  await score(other, [2, 2, 2, 2, 1]);
+  await other.getByRole('button', { name: 'Save score' }).click();
+  await other.goto(partUrl(server, 'trace'));
+  await waitForApp(other);
+  await other.getByLabel('H1: Its share of TTFT (%)').fill('71');
+  await page.waitForTimeout(300);
+  await nav.getByRole('link', { name: 'Trace exercise' }).click();
+  assert.equal(await page.getByLabel('H1: Its share of TTFT (%)').inputValue(), '71');
+  await nav.getByRole('link', { name: 'Interview question' }).click();
+  assert.match(await page.locator('.history-table tbody tr').first().innerText(), /9 of 10\s+ready/);
+  assertNoProblems(problems);
+  await context.close();
+});

@@ -14,7 +14,7 @@
 //! What it deliberately does not do: any arithmetic or verdict of its own;
 //! every figure comes from the core, formatted by the core's types.
 
-use crate::components::practice::{dom_id, later_wins, next_stamp, store_from_context};
+use crate::components::practice::{dom_id, later_wins, next_stamp, open_for_app};
 use crate::components::prose::Prose;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
@@ -228,9 +228,8 @@ pub fn ConfigChoicePage(
     /// The exercise content.
     exercise: ConfigExercise,
 ) -> impl IntoView {
-    let store = store_from_context();
     let stored: Stored<ChoiceWork> =
-        Stored::open(&store, &format!("choice/{}", exercise.id), "your configuration choice answers", ChoiceWork::merge);
+        open_for_app(&format!("choice/{}", exercise.id), "your configuration choice answers", ChoiceWork::merge);
     let exercise = Arc::new(exercise);
     let forms = exercise
         .workloads

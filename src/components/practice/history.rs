@@ -53,9 +53,10 @@ impl HistoryStatus {
         HistoryStatus { line: RwSignal::new(StatusLine::default()) }
     }
 
-    /// Announces `text`; any Undo on offer goes away.
+    /// Announces `text`; any Undo on offer goes away. Does nothing once the
+    /// part is gone (an import can finish after the learner has moved on).
     pub fn say(&self, text: String) {
-        self.line.update(|l| {
+        let _ = self.line.try_update(|l| {
             l.serial += 1;
             l.text = text;
             l.undo = None;
@@ -70,8 +71,8 @@ impl HistoryStatus {
         line.set(StatusLine { text, undo: Some(entries), serial });
         set_timeout(
             move || {
-                if line.with_untracked(|l| l.serial == serial) {
-                    line.update(|l| l.undo = None);
+                if line.try_with_untracked(|l| l.serial == serial) == Some(true) {
+                    let _ = line.try_update(|l| l.undo = None);
                 }
             },
             UNDO_FOR,

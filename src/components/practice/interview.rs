@@ -17,7 +17,7 @@
 use crate::components::practice::history::{HistoryStatus, ScoreHistory};
 use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
-use crate::components::practice::{later_wins, next_stamp, store_from_context};
+use crate::components::practice::{later_wins, next_stamp, open_for_app};
 use crate::components::prose::Prose;
 use crate::course::CourseContext;
 use crate::storage::{now_ms, Stored};
@@ -104,11 +104,10 @@ pub fn InterviewPage(
     /// The trace the question refers to.
     rows: Vec<TraceRow>,
 ) -> impl IntoView {
-    let store = store_from_context();
     let work: Stored<InterviewWork> =
-        Stored::open(&store, &format!("interview/{}", interview.id), "your interview answer", InterviewWork::merge);
+        open_for_app(&format!("interview/{}", interview.id), "your interview answer", InterviewWork::merge);
     let saved: Stored<SavedScores> =
-        Stored::open(&store, &format!("scores/{}", interview.id), "your saved scores", SavedScores::merge);
+        open_for_app(&format!("scores/{}", interview.id), "your saved scores", SavedScores::merge);
     let rubric: Option<Rubric> = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
     let status = HistoryStatus::new();
     let limit = interview.answer_limit;
@@ -253,14 +252,16 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let refused = RwSignal::new(false);
 
+    // Saves what the box holds now. It may run from a timer or a page event
+    // after the part has gone, so it reads its local values fallibly.
     let save = {
         let work = work.clone();
         move || {
-            if let Some(handle) = pending.get_value() {
+            if let Some(Some(handle)) = pending.try_get_value() {
                 handle.clear();
-                pending.set_value(None);
             }
-            let now = text.get_untracked();
+            let _ = pending.try_set_value(None);
+            let Some(now) = text.try_get_untracked() else { return };
             if stored.with_untracked(|w| w.answer != now) {
                 let _ = work.update(|w| {
                     w.answer = now;
@@ -306,7 +307,10 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
         let save = save.clone();
         window_event_listener_untyped("visibilitychange", move |_| save())
     };
+    let last_save = save.clone();
     on_cleanup(move || {
+        // Leaving the part within the pause still keeps the last words.
+        last_save();
         on_pagehide.remove();
         on_hidden.remove();
     });

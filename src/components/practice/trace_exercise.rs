@@ -13,7 +13,7 @@
 //! What it deliberately does not do: decide any verdict or compute any
 //! share (the core does both), or show an answer before the learner asks.
 
-use crate::components::practice::{dom_id, later_wins, next_stamp, store_from_context};
+use crate::components::practice::{dom_id, later_wins, next_stamp, open_for_app};
 use crate::components::prose::Prose;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
@@ -243,9 +243,8 @@ pub fn TraceExercisePage(
     /// The exercise content.
     exercise: TraceExercise,
 ) -> impl IntoView {
-    let store = store_from_context();
     let stored: Stored<TraceWork> =
-        Stored::open(&store, &format!("trace/{}", exercise.id), "your trace exercise answers", TraceWork::merge);
+        open_for_app(&format!("trace/{}", exercise.id), "your trace exercise answers", TraceWork::merge);
     let work = stored.signal();
     let exercise = Arc::new(exercise);
     let target = Micros::from_ms(exercise.target_ms);
