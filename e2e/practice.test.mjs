@@ -143,6 +143,16 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   await screenshot(page, 'practice-trace-revealed');
   await reload(page);
   assert.equal(await page.locator('#tx-reveal').isVisible(), true, 'the reveal survives a reload');
+
+  // Clearing empties every field on the page at once, selects included
+  // (even one the learner has just touched).
+  await page.getByLabel('H4: Dominant delay').selectOption({ label: 'emit' });
+  await page.getByRole('button', { name: 'Clear my answers' }).click();
+  assert.equal(await page.getByLabel('H4: Dominant delay').inputValue(), '');
+  assert.equal(await page.getByLabel('H3: Investigate first').inputValue(), '');
+  assert.equal(await page.getByLabel('H2: Its share of TTFT (%)').inputValue(), '');
+  assert.equal(await page.locator('#tx-reveal').isVisible(), false);
+  assert.equal(await page.locator('.tx-answers .attempts').innerText(), 'Not checked yet.');
   assertNoProblems(problems);
   await context.close();
 });

@@ -462,6 +462,7 @@ fn request_form(
                     </label>
                     <select
                         id=dominant_id
+                        prop:value=move || work.with(|w| w.answer(index).dominant.map(choice_value).unwrap_or_default())
                         aria-invalid=move || dominant_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = dominant_msg.clone();
@@ -501,6 +502,7 @@ fn request_form(
                     </label>
                     <select
                         id=action_id
+                        prop:value=move || work.with(|w| w.answer(index).investigate.clone().unwrap_or_default())
                         aria-invalid=move || action_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = action_msg.clone();
