@@ -12,7 +12,7 @@
 //! do), or looks (screenshots are written for people to look at, not
 //! compared).
 
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   assertNoProblems,
@@ -25,29 +25,57 @@ import {
   waitForApp,
 } from './support.mjs';
 
-/** The parts, their `?part=` ids and the names the navigation gives them. */
-const PARTS = [
-  { id: 'lesson', label: 'Lesson' },
-  { id: 'trace', label: 'Trace exercise' },
-  { id: 'choice', label: 'Configuration choice' },
-  { id: 'interview', label: 'Interview question' },
-];
-/** The title while a part shows. */
-const titleOf = (part) => `${part.label} \u00b7 ttft-lab`;
+/** The parts the URL scheme promises: `?part=<id>`, the lesson by default. */
+const REQUIRED_PARTS = ['lesson', 'trace', 'choice', 'interview'];
 /** Every key the app writes starts with this. */
 const PREFIX = 'ttft-lab/v1/';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
+const server = await startServer();
+const browser = await launchBrowser();
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await browser.close();
+  await server.close();
+});
+
+/**
+ * The parts as the navigation lists them, `{ id, label }` in order, read
+ * from the page so that a part added later gets every check below too.
+ */
+async function readParts() {
+  const { page, context } = await newPage(browser, server.origin);
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    return await page
+      .getByRole('navigation', { name: 'Course parts' })
+      .getByRole('link')
+      .evaluateAll((links) =>
+        links.map((a) => ({
+          id: new URL(a.getAttribute('href') ?? '', location.href).searchParams.get('part'),
+          label: a.textContent.trim(),
+        })),
+      );
+  } finally {
+    await context.close();
+  }
+}
+
+// If the app cannot even show its navigation, stop here with that error
+// rather than leave Chromium running and the test runner waiting on it.
+const PARTS = await readParts().catch(async (err) => {
+  await browser.close();
+  await server.close();
+  throw err;
+});
+/** The title while a part shows. */
+const titleOf = (part) => `${part.label} \u00b7 ttft-lab`;
+
+test('the navigation links every part the URL scheme promises, lesson first', () => {
+  const ids = PARTS.map((p) => p.id);
+  for (const id of REQUIRED_PARTS) assert.ok(ids.includes(id), `?part=${id} is in the navigation: ${ids}`);
+  assert.equal(ids[0], 'lesson');
+  assert.equal(new Set(ids).size, ids.length, `each part is linked once: ${ids}`);
 });
 
 /**
@@ -159,12 +187,13 @@ test('the navigation moves between parts, and Back returns', () =>
       const focused = await page.evaluate(() => document.activeElement?.closest('main') !== null);
       assert.ok(focused, 'focus moves into <main> after following a part link');
     }
+    const [beforeLast, last] = PARTS.slice(-2);
     await page.goBack();
-    await page.waitForFunction((t) => document.title === t, titleOf(PARTS[2]));
-    await assertShowing(page, PARTS[2]);
+    await page.waitForFunction((t) => document.title === t, titleOf(beforeLast));
+    await assertShowing(page, beforeLast);
     await page.goForward();
-    await page.waitForFunction((t) => document.title === t, titleOf(PARTS[3]));
-    await assertShowing(page, PARTS[3]);
+    await page.waitForFunction((t) => document.title === t, titleOf(last));
+    await assertShowing(page, last);
   }));
 
 test('a lesson section is a deep link that survives a reload', () =>
@@ -250,9 +279,9 @@ describe('saved work', () => {
         assert.deepEqual(await readCount(page), [1, total]);
 
         // Moving around keeps the tick for as long as the page lives.
-        await partsNav(page).getByRole('link', { name: 'Trace exercise', exact: true }).click();
+        await partsNav(page).getByRole('link', { name: PARTS[1].label, exact: true }).click();
         await page.waitForFunction((t) => document.title === t, titleOf(PARTS[1]));
-        await partsNav(page).getByRole('link', { name: 'Lesson', exact: true }).click();
+        await partsNav(page).getByRole('link', { name: PARTS[0].label, exact: true }).click();
         await page.waitForFunction((t) => document.title === t, titleOf(PARTS[0]));
         assert.deepEqual(await readCount(page), [1, total]);
 
