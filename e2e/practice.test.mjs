@@ -262,6 +262,7 @@ test('interview: the answer and the hints used survive a reload, and the box ref
   await page.getByRole('group', { name: 'Latency metrics from the trace' }).scrollIntoViewIfNeeded();
   await page.locator('details.reference summary').click();
   assert.equal(await page.locator('details.reference').getAttribute('open'), '');
+  assert.match(await page.locator('details.reference').innerText(), /How this answer scores on the rubric: \d+ of 10/);
   await axeCheck(page, { label: 'interview, answer at its limit, reference open' });
   await screenshot(page, 'practice-interview-answer');
   assertNoProblems(problems);

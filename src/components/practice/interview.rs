@@ -128,6 +128,7 @@ pub fn InterviewPage(
         None => view! { <p>"The rubric is not available, so scoring is switched off."</p> }.into_any(),
     };
     let reference = interview.reference_answer.iter().map(|p| view! { <p><Prose text=p.clone() /></p> }).collect_view();
+    let reference_scores = rubric_scores_line(&interview, use_context::<CourseContext>().map(|c| c.0.rubric.clone()));
     let followups = interview
         .followups
         .iter()
@@ -170,6 +171,7 @@ pub fn InterviewPage(
                 <details class="reference">
                     <summary>"Show the reference answer"</summary>
                     {reference}
+                    {reference_scores}
                 </details>
             </section>
             <section aria-labelledby="iq-score" class="step">
@@ -187,6 +189,25 @@ pub fn InterviewPage(
             </section>
         </article>
     }
+}
+
+/// How the reference answer scores on the rubric, as the core totals it.
+fn rubric_scores_line(interview: &Interview, rubric: Option<Rubric>) -> Option<impl IntoView> {
+    let rubric = rubric?;
+    let scores = RubricScore::from_dimension_scores(&interview.reference_scores).ok()?;
+    let readiness = scores.assess(&rubric);
+    let items = rubric
+        .dimensions
+        .iter()
+        .map(|d| {
+            let score = scores.get(&d.id).map_or_else(|| "not scored".to_owned(), |s| s.to_string());
+            view! { <li><Prose text=d.title.clone() />": "{score}</li> }
+        })
+        .collect_view();
+    Some(view! {
+        <p class="note-small">{format!("How this answer scores on the rubric: {readiness}.")}</p>
+        <ul class="note-small">{items}</ul>
+    })
 }
 
 /// Hints shown one at a time; how many is remembered.

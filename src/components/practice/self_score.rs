@@ -47,6 +47,10 @@ pub fn SelfScore(
             if readiness.with_untracked(|r| r.scored != r.dimensions) {
                 return;
             }
+            if let Some(e) = score.out_of_range() {
+                status.say(format!("This score was not saved: {e}. Choose 0, 1 or 2 again for that dimension."));
+                return;
+            }
             let chars = u32::try_from(answer_chars.get_untracked()).unwrap_or(u32::MAX);
             let entry = Entry::new(now_ms(), &score, &rubric, hints, chars);
             let verdict = readiness.with_untracked(|r| r.to_string());
