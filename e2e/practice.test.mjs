@@ -176,6 +176,11 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
   const choice = live.getByRole('group', { name: 'Configuration for Live interview hints' });
   assert.match(await description(choice), /A's p95 TTFT is 2,800 ms against the 1,000 ms target/);
   assert.match(await description(live.getByLabel('Config A: share of first tokens later than 1 s (%)')), /this is a fraction/);
+  assert.equal(
+    await description(live.getByLabel('The tail beyond p95: p99 and the maximum')),
+    '',
+    'an unticked option is not named before the reveal',
+  );
   await axeCheck(page, { label: 'configuration choice, after a wrong check' });
   await screenshot(page, 'practice-choice-wrong');
 

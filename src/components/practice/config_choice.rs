@@ -203,12 +203,13 @@ fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
         Field::Evidence(id) => {
             let e = &check.evidence;
             let hit = |list: &[ttft_core::choice::EvidenceNote]| list.iter().find(|n| &n.id == id).map(|n| n.why.clone());
+            // Only ticked options get a verdict: naming the needed ones the
+            // learner left unticked would give the answer away before the
+            // reveal. The summary says how many are still needed.
             if let Some(why) = hit(&e.found) {
                 Some(Message::new("correct", "Needed.", why))
-            } else if let Some(why) = hit(&e.missing) {
-                Some(Message { invalid: false, ..Message::new("wrong", "Also needed:", why) })
             } else {
-                hit(&e.unnecessary).map(|why| Message::new("wrong", "Not needed here:", why))
+                hit(&e.unnecessary).map(|why| Message::new("wrong", "Wrong.", why))
             }
         }
     }
