@@ -172,7 +172,9 @@ pub struct Notice {
     pub text: String,
 }
 
-type Listener = Arc<dyn Fn(Option<String>) + Send + Sync>;
+/// Takes another tab's new text for a key; returns false once the value it
+/// feeds is gone (its reactive owner was disposed), so it can be dropped.
+type Listener = Arc<dyn Fn(Option<String>) -> bool + Send + Sync>;
 
 /// The app's storage: a backend, whether it keeps anything past this page,
 /// the notices for the status area, and the values listening for changes
@@ -272,8 +274,19 @@ impl Store {
             .filter(|(k, _)| k == key)
             .map(|(_, l)| Arc::clone(l))
             .collect();
+        let mut gone = Vec::new();
         for listener in matching {
-            listener(new_value.clone());
+            if !listener(new_value.clone()) {
+                gone.push(listener);
+            }
+        }
+        if !gone.is_empty() {
+            // A value opened inside a part that has since been left: its
+            // signal is disposed, so it must not be fed again.
+            self.listeners
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .retain(|(_, l)| !gone.iter().any(|g| Arc::ptr_eq(g, l)));
         }
     }
 
@@ -459,11 +472,15 @@ where
     /// Takes in what another tab stored: merges it with this tab's value,
     /// and writes the merge back when it differs from theirs, so both tabs
     /// end up with the same value and neither loses its changes.
-    fn absorb(&self, text: Option<&str>, merge: Merge<T>) {
+    fn absorb(&self, text: Option<&str>, merge: Merge<T>) -> bool {
+        // The value's owner may have been disposed (a part the learner left):
+        // then there is nothing to merge into, and the listener is dropped.
+        let Some(mine) = self.value.try_get_untracked() else {
+            return false;
+        };
         // A removed key or an unreadable value from another tab gives
         // nothing to merge; this tab's value stands and is written back.
         let theirs = text.and_then(|t| unwrap::<T>(t).ok());
-        let mine = self.value.get_untracked();
         let merged = match &theirs {
             Some(theirs) => merge(&mine, theirs),
             None => mine.clone(),
@@ -474,6 +491,7 @@ where
         if theirs.as_ref() != Some(&merged) && merged != T::default() {
             let _ = self.save();
         }
+        true
     }
 }
 

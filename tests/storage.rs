@@ -181,3 +181,25 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     tab2.receive(&key, Some("{nonsense".into()));
     assert!(list2.get().is_done("clocks"));
 }
+
+#[wasm_bindgen_test]
+fn a_value_whose_part_was_left_stops_listening_without_breaking_the_page() {
+    // A part opens a value under its own reactive owner, then the learner
+    // leaves the part and the owner is disposed. Another tab's change to the
+    // same key must neither panic nor reach the disposed signal.
+    let shared = Arc::new(MemoryBackend::default());
+    let tab = Store::open(shared.clone());
+    let owner = Owner::new();
+    let key = owner.with(|| Stored::open(&tab, "checklist", "checklist", Checklist::merge).key());
+    owner.cleanup();
+    drop(owner);
+
+    let other = wrap(&ticked(&[("split", 100)])).ok();
+    tab.receive(&key, other.clone());
+    tab.receive(&key, other);
+
+    // A value opened afterwards still hears other tabs.
+    let list = Stored::open(&tab, "checklist", "checklist", Checklist::merge);
+    tab.receive(&key, wrap(&ticked(&[("clocks", 200)])).ok());
+    assert!(list.get().is_done("clocks"));
+}
