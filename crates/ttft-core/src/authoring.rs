@@ -70,6 +70,39 @@ impl AuthoredExercise {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
+
+    /// A short fingerprint of the file's content: 64-bit FNV-1a over its
+    /// compact JSON, as 16 hex digits. Two files that differ anywhere get
+    /// different fingerprints (with overwhelming likelihood); reformatting
+    /// the same content does not change it. Not a security measure: it only
+    /// keeps learners' stored answers for different content apart.
+    pub fn content_hash(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in self.to_json().bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
+    /// The file with each exercise's id made unique to this content:
+    /// `authored-<id>-<first 8 hex digits of the fingerprint>`. The app keeps
+    /// learners' answers and names activities by exercise id, so authored
+    /// answers never mix with the built-in exercise's, nor with an earlier
+    /// version of the same file (a changed file is a different activity).
+    pub fn keyed(&self) -> AuthoredExercise {
+        let hash = self.content_hash();
+        let short = hash.get(..8).unwrap_or(&hash);
+        let key = |id: &str| format!("authored-{id}-{short}");
+        let mut out = self.clone();
+        if let Some(x) = out.trace_exercise.as_mut() {
+            x.id = key(&x.id);
+        }
+        if let Some(x) = out.config_exercise.as_mut() {
+            x.id = key(&x.id);
+        }
+        out
+    }
 }
 
 fn problem(path: &str, message: impl Into<String>) -> ContentProblem {
@@ -465,6 +498,29 @@ mod tests {
     fn check_b64(bytes: &[u8], text: &str) {
         assert_eq!(base64url_encode(bytes), text);
         assert_eq!(base64url_decode(text), Ok(bytes.to_vec()));
+    }
+
+    #[test]
+    fn keyed_ids_follow_the_content() {
+        let text = include_str!("../../../content/schema/examples/review-bot.json");
+        let file = parse_authored(text).unwrap();
+        let hash = file.content_hash();
+        assert_eq!(hash.len(), 16);
+        assert!(hash.bytes().all(|b| b.is_ascii_hexdigit()));
+        // Reformatted, the same content keeps its fingerprint.
+        let compact = parse_authored(&file.to_json()).unwrap();
+        assert_eq!(compact.content_hash(), hash);
+        let keyed = file.keyed();
+        let trace_id = keyed.trace_exercise.as_ref().map(|x| x.id.clone()).unwrap();
+        assert_eq!(trace_id, format!("authored-review-bot-trace-{}", &hash[..8]));
+        // Any change, however small, moves the key.
+        let mut changed = file.clone();
+        if let Some(x) = changed.trace_exercise.as_mut() {
+            x.title.push('!');
+        }
+        assert_ne!(changed.content_hash(), hash);
+        assert_ne!(changed.keyed().trace_exercise.map(|x| x.id), Some(trace_id));
+        assert_eq!(AuthoredExercise::new(None, None).content_hash(), AuthoredExercise::new(None, None).content_hash());
     }
 
     #[test]

@@ -44,6 +44,9 @@ use std::fmt;
 #[serde(rename_all = "snake_case")]
 pub enum EmbedPart {
     Lesson,
+    /// The lesson's worked timeline alone: the editable example request
+    /// with its figures, chart and data table.
+    Timeline,
     Trace,
     Choice,
     Interview,
@@ -52,12 +55,14 @@ pub enum EmbedPart {
 
 impl EmbedPart {
     /// Every part, in the site's order.
-    pub const ALL: [EmbedPart; 5] = [EmbedPart::Lesson, EmbedPart::Trace, EmbedPart::Choice, EmbedPart::Interview, EmbedPart::Import];
+    pub const ALL: [EmbedPart; 6] =
+        [EmbedPart::Lesson, EmbedPart::Timeline, EmbedPart::Trace, EmbedPart::Choice, EmbedPart::Interview, EmbedPart::Import];
 
     /// The value of `?part=`, as the app's router spells it.
     pub fn id(self) -> &'static str {
         match self {
             EmbedPart::Lesson => "lesson",
+            EmbedPart::Timeline => "timeline",
             EmbedPart::Trace => "trace",
             EmbedPart::Choice => "choice",
             EmbedPart::Interview => "interview",
@@ -69,6 +74,7 @@ impl EmbedPart {
     pub fn title(self) -> &'static str {
         match self {
             EmbedPart::Lesson => "ttft-lab lesson: diagnosing a slow first token",
+            EmbedPart::Timeline => "ttft-lab worked timeline: split one request's time to first token",
             EmbedPart::Trace => "ttft-lab exercise: find the dominant delay in a trace",
             EmbedPart::Choice => "ttft-lab exercise: choose a serving configuration",
             EmbedPart::Interview => "ttft-lab interview question with self-score",
@@ -689,6 +695,15 @@ mod tests {
         for bad in ["//evil.com/x.json", "/abs.json", "https://x/y.json", "a/./b.json", "a b.json", "x.js", "a\\b.json"] {
             assert!(!is_same_origin_json_path(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn every_part_reads_back_from_its_id() {
+        for part in EmbedPart::ALL {
+            assert_eq!(EmbedPart::from_id(part.id()), Some(part));
+            assert!(!part.title().is_empty());
+        }
+        check("part=timeline&embed=1", EmbedOptions { part: Some(EmbedPart::Timeline), embed: true, ..EmbedOptions::default() }, &[]);
     }
 
     #[test]
