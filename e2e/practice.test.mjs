@@ -325,7 +325,7 @@ test('self-score: the readiness rule at its edges, save, export, delete with Und
   assert.match(download.suggestedFilename(), /^ttft-lab-history-\d{4}-\d{2}-\d{2}\.json$/);
   const exportedPath = await download.path();
   const exported = JSON.parse(await readFile(exportedPath, 'utf8'));
-  assert.equal(exported.schema_version, 2);
+  assert.equal(exported.schema_version, 3);
   assert.equal(exported.entries.length, 2);
   const before = await page.locator('.history-table tbody').innerText();
 

@@ -7,7 +7,14 @@
 //! from its time and content (FNV-1a over a canonical string), so the same
 //! save seen twice has the same id and merging is idempotent.
 //!
-//! **Versions, honestly.** Version 2 is the shape the app writes. Version 1
+//! **Versions, honestly.** Version 3 is the shape the app writes: version 2
+//! plus, per entry, the AI second opinion when the learner asked for one
+//! ([`SecondOpinion`]: the model id, the AI's score per dimension and which
+//! dimensions the learner adopted). A v2 entry migrates with "no second
+//! opinion" and keeps its id, so a v2 export merges with a v3 copy without
+//! doubling. There is deliberately no field that could hold an API key: the
+//! entry types deny unknown fields, so an export cannot carry one either.
+//! Version 1
 //! is the shape of the first prototype: entries oldest first, scores and a
 //! total and a ready flag, with no id, no hints count and no answer length.
 //! It may never have reached a learner; it is defined and migrated here so
@@ -23,11 +30,11 @@
 use crate::content::Rubric;
 use crate::rubric::{RubricScore, ScoreOutOfRange, MAX_SCORE};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// The version this code writes.
-pub const SCHEMA_VERSION: u64 = 2;
+pub const SCHEMA_VERSION: u64 = 3;
 
 /// One saved self-score.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +53,60 @@ pub struct Entry {
     pub hints_used: Option<u32>,
     /// Characters in the written answer; `None` when not recorded (v1).
     pub answer_chars: Option<u32>,
+    /// The AI grader's second opinion, when the learner asked for one
+    /// before saving; `None` otherwise and for entries from v1 and v2.
+    #[serde(default)]
+    pub second_opinion: Option<SecondOpinion>,
+}
+
+/// What an AI grader said about the answer an entry scores, as saved beside
+/// the learner's own scores. Holds no key and no endpoint address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondOpinion {
+    /// The model id that graded, as the learner named it.
+    pub model: String,
+    /// The AI's score by dimension id, each 0, 1 or 2.
+    pub scores: BTreeMap<String, u8>,
+    /// The dimensions where the learner took the AI's score as their own.
+    pub adopted: BTreeSet<String>,
+}
+
+impl SecondOpinion {
+    /// A second opinion from `model` with `scores`, recording as adopted
+    /// only those of `adopted` where the learner's saved score still equals
+    /// the AI's (a dimension changed again after adopting is the learner's).
+    pub fn new(model: &str, scores: BTreeMap<String, u8>, adopted: &BTreeSet<String>, own: &RubricScore) -> SecondOpinion {
+        let adopted = adopted
+            .iter()
+            .filter(|d| scores.get(d.as_str()).is_some_and(|&ai| own.get(d) == Some(ai)))
+            .cloned()
+            .collect();
+        SecondOpinion { model: model.trim().to_owned(), scores, adopted }
+    }
+}
+
+/// How an entry's own scores compare with its second opinion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryGap {
+    /// The AI's total minus the learner's, over the dimensions both scored
+    /// and the learner did not adopt: above zero, the learner scored
+    /// themselves lower than the AI did.
+    pub gap: i32,
+    /// How many dimensions that covers.
+    pub compared: usize,
+}
+
+impl fmt::Display for EntryGap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.compared;
+        let dims = if n == 1 { "dimension" } else { "dimensions" };
+        match self.gap {
+            0 => write!(f, "same as the AI over {n} {dims}"),
+            g if g > 0 => write!(f, "{g} below the AI over {n} {dims}"),
+            g => write!(f, "{} above the AI over {n} {dims}", g.unsigned_abs()),
+        }
+    }
 }
 
 impl Entry {
@@ -56,7 +117,31 @@ impl Entry {
         let total = scores.values().map(|&s| u32::from(s)).sum();
         let (hints_used, answer_chars) = (Some(hints_used), Some(answer_chars));
         let id = entry_id(saved_at_ms, &scores, hints_used, answer_chars);
-        Entry { id, saved_at_ms, scores, total, ready: readiness.ready(), hints_used, answer_chars }
+        Entry { id, saved_at_ms, scores, total, ready: readiness.ready(), hints_used, answer_chars, second_opinion: None }
+    }
+
+    /// This entry with a second opinion attached, and its id derived again
+    /// so that it covers the AI's scores too.
+    pub fn with_second_opinion(mut self, opinion: SecondOpinion) -> Entry {
+        self.id = entry_id_with(self.saved_at_ms, &self.scores, self.hints_used, self.answer_chars, Some(&opinion));
+        self.second_opinion = Some(opinion);
+        self
+    }
+
+    /// The gap between the learner's scores and the AI's, over dimensions
+    /// both scored that the learner kept as their own: adopting a score
+    /// closes that dimension's gap by copying, which says nothing about how
+    /// the learner judged it. `None` without a second opinion or when every
+    /// dimension was adopted.
+    pub fn gap(&self) -> Option<EntryGap> {
+        let ai = self.second_opinion.as_ref()?;
+        let pairs: Vec<i32> = ai
+            .scores
+            .iter()
+            .filter(|(d, _)| !ai.adopted.contains(d.as_str()))
+            .filter_map(|(d, &a)| Some(i32::from(a) - i32::from(*self.scores.get(d)?)))
+            .collect();
+        (!pairs.is_empty()).then(|| EntryGap { gap: pairs.iter().sum(), compared: pairs.len() })
     }
 }
 
@@ -64,11 +149,33 @@ impl Entry {
 /// hex is FNV-1a 64 over the scores (sorted by id), hints and answer length.
 /// The same save always gets the same id, on any machine.
 pub fn entry_id(saved_at_ms: i64, scores: &BTreeMap<String, u8>, hints_used: Option<u32>, answer_chars: Option<u32>) -> String {
+    entry_id_with(saved_at_ms, scores, hints_used, answer_chars, None)
+}
+
+/// [`entry_id`] for an entry that may carry a second opinion. Without one
+/// the canonical string is exactly v2's, so ids do not change on migration.
+pub fn entry_id_with(
+    saved_at_ms: i64,
+    scores: &BTreeMap<String, u8>,
+    hints_used: Option<u32>,
+    answer_chars: Option<u32>,
+    opinion: Option<&SecondOpinion>,
+) -> String {
     let mut canonical = format!("{saved_at_ms}|");
     for (d, s) in scores {
         canonical.push_str(&format!("{}:{d}={s};", d.len()));
     }
     canonical.push_str(&format!("|{hints_used:?}|{answer_chars:?}"));
+    if let Some(o) = opinion {
+        canonical.push_str(&format!("|ai:{}:{};", o.model.len(), o.model));
+        for (d, s) in &o.scores {
+            canonical.push_str(&format!("{}:{d}={s};", d.len()));
+        }
+        canonical.push_str("|adopted:");
+        for d in &o.adopted {
+            canonical.push_str(&format!("{}:{d};", d.len()));
+        }
+    }
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for b in canonical.bytes() {
         hash ^= u64::from(b);
@@ -100,6 +207,10 @@ pub enum HistoryError {
     ScoreOutOfRange { entry: usize, error: ScoreOutOfRange },
     /// A stated total that is not the sum of the scores.
     TotalMismatch { entry: usize, stated: u32, sum: u32 },
+    /// An AI score outside 0..=2.
+    AiScoreOutOfRange { entry: usize, error: ScoreOutOfRange },
+    /// A dimension marked adopted that the AI did not score.
+    AdoptedUnscored { entry: usize, dimension: String },
 }
 
 impl fmt::Display for HistoryError {
@@ -116,6 +227,12 @@ impl fmt::Display for HistoryError {
             HistoryError::TotalMismatch { entry, stated, sum } => {
                 write!(f, "saved score {}: the total says {stated} but the scores add up to {sum}", entry + 1)
             }
+            HistoryError::AiScoreOutOfRange { entry, error } => write!(f, "saved score {}: the AI's {error}", entry + 1),
+            HistoryError::AdoptedUnscored { entry, dimension } => write!(
+                f,
+                "saved score {}: {dimension} is marked as taken from the AI, but the AI gave it no score",
+                entry + 1
+            ),
         }
     }
 }
@@ -144,7 +261,41 @@ struct V1Entry {
 struct V2 {
     #[allow(dead_code)]
     schema_version: u64,
-    entries: Vec<Entry>,
+    entries: Vec<V2Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct V2Entry {
+    id: String,
+    saved_at_ms: i64,
+    scores: BTreeMap<String, u8>,
+    total: u32,
+    ready: bool,
+    hints_used: Option<u32>,
+    answer_chars: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct V3 {
+    #[allow(dead_code)]
+    schema_version: u64,
+    entries: Vec<V3Entry>,
+}
+
+/// [`Entry`] as read, refusing fields it does not know (such as a key).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct V3Entry {
+    id: String,
+    saved_at_ms: i64,
+    scores: BTreeMap<String, u8>,
+    total: u32,
+    ready: bool,
+    hints_used: Option<u32>,
+    answer_chars: Option<u32>,
+    second_opinion: Option<SecondOpinion>,
 }
 
 /// Reads a saved history of any known version, migrating old ones, and
@@ -160,7 +311,22 @@ pub fn parse(json: &str) -> Result<History, HistoryError> {
     let shape = |e: serde_json::Error| HistoryError::WrongShape { detail: e.to_string() };
     let entries = match version {
         1 => migrate_v1(serde_json::from_value::<V1>(value).map_err(shape)?),
-        2 => serde_json::from_value::<V2>(value).map_err(shape)?.entries,
+        2 => migrate_v2(serde_json::from_value::<V2>(value).map_err(shape)?),
+        3 => serde_json::from_value::<V3>(value)
+            .map_err(shape)?
+            .entries
+            .into_iter()
+            .map(|e| Entry {
+                id: e.id,
+                saved_at_ms: e.saved_at_ms,
+                scores: e.scores,
+                total: e.total,
+                ready: e.ready,
+                hints_used: e.hints_used,
+                answer_chars: e.answer_chars,
+                second_opinion: e.second_opinion,
+            })
+            .collect(),
         v if v > SCHEMA_VERSION => return Err(HistoryError::FutureVersion { found: v, supported: SCHEMA_VERSION }),
         v => return Err(HistoryError::WrongShape { detail: format!("unknown schema_version {v}") }),
     };
@@ -174,6 +340,17 @@ pub fn parse(json: &str) -> Result<History, HistoryError> {
         let sum: u32 = e.scores.values().map(|&s| u32::from(s)).sum();
         if sum != e.total {
             return Err(HistoryError::TotalMismatch { entry: i, stated: e.total, sum });
+        }
+        if let Some(o) = &e.second_opinion {
+            if let Some((d, &s)) = o.scores.iter().find(|(_, &s)| s > MAX_SCORE) {
+                return Err(HistoryError::AiScoreOutOfRange {
+                    entry: i,
+                    error: ScoreOutOfRange { dimension: d.clone(), score: u64::from(s) },
+                });
+            }
+            if let Some(d) = o.adopted.iter().find(|d| !o.scores.contains_key(d.as_str())) {
+                return Err(HistoryError::AdoptedUnscored { entry: i, dimension: d.clone() });
+            }
         }
     }
     Ok(normalise(entries))
@@ -190,6 +367,25 @@ fn migrate_v1(v1: V1) -> Vec<Entry> {
             ready: e.ready,
             hints_used: None,
             answer_chars: None,
+            second_opinion: None,
+        })
+        .collect()
+}
+
+/// A v2 entry is a v3 entry without a second opinion; its id is kept (it
+/// was derived from exactly what it still holds).
+fn migrate_v2(v2: V2) -> Vec<Entry> {
+    v2.entries
+        .into_iter()
+        .map(|e| Entry {
+            id: e.id,
+            saved_at_ms: e.saved_at_ms,
+            scores: e.scores,
+            total: e.total,
+            ready: e.ready,
+            hints_used: e.hints_used,
+            answer_chars: e.answer_chars,
+            second_opinion: None,
         })
         .collect()
 }
@@ -291,6 +487,13 @@ impl History {
         serde_json::to_string(&current).unwrap_or_else(|_| format!("{{\"schema_version\":{SCHEMA_VERSION},\"entries\":[]}}"))
     }
 
+    /// How the self-versus-AI gap moved, oldest to newest, over entries with
+    /// a comparable second opinion; `None` when there is none.
+    pub fn gap_trend(&self) -> Option<GapTrend> {
+        let gaps: Vec<EntryGap> = self.entries.iter().filter_map(Entry::gap).collect();
+        Some(GapTrend { entries: gaps.len(), first: *gaps.last()?, latest: *gaps.first()? })
+    }
+
     /// How the totals moved, oldest to newest; `None` with fewer than two.
     pub fn trend(&self) -> Option<Trend> {
         let latest = self.entries.first()?;
@@ -304,6 +507,33 @@ impl History {
             recent: direction(previous.total, latest.total),
             entries: self.entries.len(),
         })
+    }
+}
+
+/// How the gap between self and AI scores moved over the saved entries that
+/// have a second opinion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GapTrend {
+    /// Entries with a comparable second opinion.
+    pub entries: usize,
+    /// The oldest such entry's gap.
+    pub first: EntryGap,
+    /// The newest such entry's gap.
+    pub latest: EntryGap,
+}
+
+impl fmt::Display for GapTrend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (first, latest) = (self.first, self.latest);
+        if self.entries == 1 {
+            return write!(f, "One saved score has an AI second opinion: you scored yourself {latest}");
+        }
+        write!(f, "Over {} saved scores with an AI second opinion, you went from {first} to {latest}", self.entries)?;
+        match latest.gap.unsigned_abs().cmp(&first.gap.unsigned_abs()) {
+            std::cmp::Ordering::Less => f.write_str(": closer to the AI"),
+            std::cmp::Ordering::Greater => f.write_str(": further from the AI"),
+            std::cmp::Ordering::Equal => f.write_str(": as far from the AI as before"),
+        }
     }
 }
 
@@ -518,11 +748,11 @@ mod tests {
             {"saved_at_ms":10,"scores":{"clocks":1,"memory":1},"total":2,"ready":false},
             {"saved_at_ms":20,"scores":{"clocks":2,"memory":2},"total":4,"ready":false}]}"#;
         let h = parse(v1).unwrap();
-        assert_eq!(h.schema_version, 2);
+        assert_eq!(h.schema_version, SCHEMA_VERSION);
         assert_eq!(h.entries.iter().map(|e| e.saved_at_ms).collect::<Vec<_>>(), [20, 10]);
         assert_eq!(h.entries[0].hints_used, None);
         assert_eq!(h.entries[0].id, entry_id(20, &h.entries[0].scores, None, None));
-        assert_eq!(parse(&h.to_json()), Ok(h.clone()), "a migrated history saves as v2");
+        assert_eq!(parse(&h.to_json()), Ok(h.clone()), "a migrated history saves as the current version");
         assert_eq!(merge(&h, &parse(v1).unwrap()), h, "migrating twice gives the same ids");
     }
 
@@ -532,8 +762,8 @@ mod tests {
         check("[1,2]", Err("the saved scores are not in the expected shape (no schema_version)"));
         check(r#"{"schema_version":"2"}"#, Err("the saved scores are not in the expected shape (schema_version is not a whole number)"));
         check(
-            r#"{"schema_version":3,"entries":[]}"#,
-            Err("the saved scores come from a newer version of this page (format 3; this page reads up to 2); reload the page to update it"),
+            r#"{"schema_version":4,"entries":[]}"#,
+            Err("the saved scores come from a newer version of this page (format 4; this page reads up to 3); reload the page to update it"),
         );
         check(r#"{"schema_version":0,"entries":[]}"#, Err("the saved scores are not in the expected shape (unknown schema_version 0)"));
         check(
@@ -547,7 +777,112 @@ mod tests {
         check(r#"{"schema_version":2,"entries":[]}"#, Ok(&[]));
         assert!(matches!(parse(r#"{"schema_version":2,"entries":[{"id":1}]}"#), Err(HistoryError::WrongShape { .. })));
         assert!(matches!(parse(r#"{"schema_version":2,"entries":[],"extra":1}"#), Err(HistoryError::WrongShape { .. })));
+        check(
+            r#"{"schema_version":3,"entries":[{"id":"x","saved_at_ms":1,"scores":{"clocks":2},"total":2,"ready":false,
+                "hints_used":0,"answer_chars":5,"second_opinion":{"model":"m","scores":{"clocks":3},"adopted":[]}}]}"#,
+            Err("saved score 1: the AI's clocks scored 3; a dimension scores 0, 1 or 2"),
+        );
+        check(
+            r#"{"schema_version":3,"entries":[{"id":"x","saved_at_ms":1,"scores":{"clocks":2},"total":2,"ready":false,
+                "hints_used":0,"answer_chars":5,"second_opinion":{"model":"m","scores":{"clocks":2},"adopted":["memory"]}}]}"#,
+            Err("saved score 1: memory is marked as taken from the AI, but the AI gave it no score"),
+        );
         let deep = "[".repeat(10_000);
         assert!(matches!(parse(&deep), Err(HistoryError::NotJson { .. })));
+    }
+
+    fn opinion(ai: [u8; 5], adopted: &[&str], own: &Entry) -> SecondOpinion {
+        let r = rubric();
+        let scores: BTreeMap<String, u8> = r.dimensions.iter().zip(ai).map(|(d, v)| (d.id.clone(), v)).collect();
+        let own = RubricScore { scores: own.scores.clone() };
+        SecondOpinion::new(" gpt-test ", scores, &adopted.iter().map(|d| (*d).to_owned()).collect(), &own)
+    }
+
+    #[test]
+    fn version_2_migrates_keeping_ids() {
+        let mut h = History::new();
+        h.add(entry(1_000, [1, 1, 1, 1, 1], 0));
+        h.add(entry(2_000, [2, 2, 1, 1, 1], 3));
+        // The v2 text as the previous version of the app wrote it.
+        let v2 = h.to_json().replace("\"schema_version\":3", "\"schema_version\":2").replace(",\"second_opinion\":null", "");
+        assert!(v2.contains("\"schema_version\":2") && !v2.contains("second_opinion"), "{v2}");
+        let migrated = parse(&v2).unwrap();
+        assert_eq!(migrated, h, "same entries, same ids, no second opinion");
+        assert_eq!(merge(&migrated, &h), h, "a v2 export merges with the v3 copy without doubling");
+        assert!(migrated.to_json().starts_with("{\"schema_version\":3,"));
+        // A v2 file cannot smuggle in a v3 field, nor v3 an unknown one.
+        let smuggled = v2.replacen("\"answer_chars\"", "\"second_opinion\":null,\"answer_chars\"", 1);
+        assert!(matches!(parse(&smuggled), Err(HistoryError::WrongShape { .. })));
+        let keyed = h.to_json().replacen("\"answer_chars\"", "\"api_key\":\"sk-secret\",\"answer_chars\"", 1);
+        assert!(matches!(parse(&keyed), Err(HistoryError::WrongShape { .. })));
+    }
+
+    #[test]
+    fn second_opinion_round_trips_and_holds_no_key() {
+        let own = entry(5_000, [2, 1, 1, 0, 2], 1);
+        let plain_id = own.id.clone();
+        let o = opinion([2, 2, 1, 1, 1], &["changes", "memory"], &own);
+        // `changes` (own 1, AI 1) stays adopted; `memory` (own 0, AI 1) was
+        // changed back after adopting, so it is the learner's own again.
+        assert_eq!(o.adopted.iter().map(String::as_str).collect::<Vec<_>>(), ["changes"]);
+        assert_eq!(o.model, "gpt-test");
+        let e = own.with_second_opinion(o.clone());
+        assert_ne!(e.id, plain_id, "the id covers the AI's scores");
+        let mut h = History::new();
+        h.add(e.clone());
+        let json = h.to_json();
+        assert_eq!(parse(&json), Ok(h.clone()));
+        assert!(json.contains("\"second_opinion\":{\"model\":\"gpt-test\""), "{json}");
+        // Every field name an export can hold, listed: none could carry a key.
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let entry_keys: Vec<&str> = v["entries"][0].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            entry_keys,
+            ["answer_chars", "hints_used", "id", "ready", "saved_at_ms", "scores", "second_opinion", "total"]
+        );
+        let ai_keys: Vec<&str> = v["entries"][0]["second_opinion"].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(ai_keys, ["adopted", "model", "scores"]);
+    }
+
+    /// The gap sentence for entries given as (time, own, AI, adopted).
+    fn check_gap(entries: &[(i64, [u8; 5], Option<[u8; 5]>, &[&str])], expected: Option<&str>) {
+        let mut h = History::new();
+        for (at, own, ai, adopted) in entries {
+            let e = entry(*at, *own, 0);
+            let e = match ai {
+                Some(ai) => {
+                    let o = opinion(*ai, adopted, &e);
+                    e.with_second_opinion(o)
+                }
+                None => e,
+            };
+            h.add(e);
+        }
+        assert_eq!(h.gap_trend().map(|t| t.to_string()).as_deref(), expected);
+    }
+
+    #[test]
+    fn gap_over_time() {
+        check_gap(&[(1, [1, 1, 1, 1, 1], None, &[])], None);
+        check_gap(
+            &[(1, [1, 1, 1, 1, 1], Some([2, 2, 1, 1, 1]), &[])],
+            Some("One saved score has an AI second opinion: you scored yourself 2 below the AI over 5 dimensions"),
+        );
+        check_gap(
+            &[
+                (1, [2, 2, 2, 2, 2], Some([1, 1, 1, 1, 1]), &[]),
+                (2, [0, 0, 0, 0, 0], None, &[]),
+                // Adopted `clocks` (own 2 = AI 2) is left out of the gap.
+                (3, [1, 2, 1, 1, 1], Some([1, 2, 1, 1, 2]), &["clocks"]),
+            ],
+            Some("Over 2 saved scores with an AI second opinion, you went from 5 above the AI over 5 dimensions to 1 below the AI over 4 dimensions: closer to the AI"),
+        );
+        check_gap(
+            &[(1, [1, 1, 1, 1, 1], Some([1, 1, 1, 1, 1]), &[]), (2, [2, 1, 1, 1, 1], Some([1, 1, 1, 1, 1]), &[])],
+            Some("Over 2 saved scores with an AI second opinion, you went from same as the AI over 5 dimensions to 1 above the AI over 5 dimensions: further from the AI"),
+        );
+        // Every dimension adopted: nothing left to compare.
+        let all = ["latency_metrics", "clocks", "changes", "memory", "overload"];
+        check_gap(&[(1, [2, 2, 1, 1, 1], Some([2, 2, 1, 1, 1]), &all)], None);
     }
 }
