@@ -356,6 +356,22 @@ pub fn self_score(ctx: &StatementContext, score_in: &RubricScore, rubric: &Rubri
     statement(ctx, (VERB_COMPLETED, "completed"), ACTIVITY_ASSESSMENT, result)
 }
 
+/// The `type` of the message that carries a statement to the parent page.
+pub const STATEMENT_MESSAGE_TYPE: &str = "ttft-lab:statement";
+
+/// The message the embedded page posts to its parent:
+/// `{"type": "ttft-lab:statement", "version": 1, "statement": {…}}`. The
+/// envelope lets a host tell results apart from height messages and from
+/// other scripts' messages before it forwards `statement` to its learning
+/// record store.
+pub fn statement_message(statement: &Statement) -> serde_json::Value {
+    serde_json::json!({
+        "type": STATEMENT_MESSAGE_TYPE,
+        "version": 1,
+        "statement": serde_json::to_value(statement).unwrap_or(serde_json::Value::Null),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -395,6 +411,17 @@ mod tests {
 
     fn check(statement: Statement, expected: serde_json::Value) {
         assert_eq!(serde_json::to_value(&statement).unwrap(), expected);
+    }
+
+    #[test]
+    fn the_message_wraps_the_statement() {
+        let rubric = crate::content::Rubric { dimensions: Vec::new(), ready_at: 8, gate: String::new() };
+        let s = self_score(&ctx(Actor::HostFills), &RubricScore::default(), &rubric);
+        let m = statement_message(&s);
+        assert_eq!(m["type"], json!("ttft-lab:statement"));
+        assert_eq!(m["version"], json!(1));
+        assert_eq!(m["statement"], serde_json::to_value(&s).unwrap());
+        assert!(m["statement"].get("actor").is_none(), "the host adds the actor");
     }
 
     #[test]
