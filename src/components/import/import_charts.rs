@@ -120,7 +120,7 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
             let r = import.requests.get(i)?;
             let ttft = report::first_token(r)?;
             let y = top + row_h * row as f64;
-            let label = if r.id.chars().count() > 12 { format!("{}\u{2026}", r.id.chars().take(11).collect::<String>()) } else { r.id.clone() };
+            let label = if r.id.chars().count() > 10 { format!("{}\u{2026}", r.id.chars().take(9).collect::<String>()) } else { r.id.clone() };
             let segments = match r.breakdown.pieces() {
                 Some(pieces) if pieces.iter().all(|(_, v)| !v.is_negative()) => {
                     let mut x = LEFT;
