@@ -366,12 +366,32 @@ describe('when the app cannot run', () => {
         const alert = page.getByRole('alert');
         await alert.waitFor({ timeout: 10000 });
         const text = await alert.innerText();
-        assert.match(text, /could not (load|start)|stopped while starting/);
+        assert.match(text, /could not load its program files/);
         assert.match(text, /Try reloading/);
         assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false);
         await axeCheck(page, { label: 'start-up failure message' });
       },
       { allow: [/\.wasm/, /^uncaught exception/, /^console error/] },
+    ));
+
+  test('a start that takes far too long gives the same advice', () =>
+    check(
+      async (page) => {
+        // The wasm never arrives; the page's clock is moved on past the
+        // 20 s the start-up watch allows, instead of waiting for real.
+        await page.clock.install();
+        await page.route('**/*.wasm', () => {});
+        await page.goto(server.url);
+        assert.match(await page.getByRole('status').first().innerText(), /Loading/);
+        assert.equal(await page.getByRole('alert').count(), 0, 'no alarm before the time is up');
+        await page.clock.fastForward('00:21');
+        const alert = page.getByRole('alert');
+        await alert.waitFor({ timeout: 5000 });
+        const text = await alert.innerText();
+        assert.match(text, /much longer than usual/);
+        assert.match(text, /Try reloading/);
+      },
+      { allow: [/\.wasm/] },
     ));
 
   test('without JavaScript the page says it needs it', () =>
