@@ -12,6 +12,8 @@
 
 pub mod components;
 pub mod course;
+pub mod http;
+pub mod key_storage;
 pub mod navigation;
 pub mod progress;
 pub mod route;

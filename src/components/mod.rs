@@ -12,6 +12,7 @@ pub mod import;
 pub mod lesson;
 pub mod practice;
 pub mod prose;
+pub mod second_opinion;
 pub mod site_header;
 pub mod storage_status;
 pub mod timeline_chart;

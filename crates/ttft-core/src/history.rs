@@ -84,6 +84,11 @@ impl SecondOpinion {
             .collect();
         SecondOpinion { model: model.trim().to_owned(), scores, adopted }
     }
+
+    /// The sum of the AI's scores.
+    pub fn total(&self) -> u32 {
+        self.scores.values().map(|&s| u32::from(s)).sum()
+    }
 }
 
 /// How an entry's own scores compare with its second opinion.
@@ -825,7 +830,7 @@ mod tests {
         // `changes` (own 1, AI 1) stays adopted; `memory` (own 0, AI 1) was
         // changed back after adopting, so it is the learner's own again.
         assert_eq!(o.adopted.iter().map(String::as_str).collect::<Vec<_>>(), ["changes"]);
-        assert_eq!(o.model, "gpt-test");
+        assert_eq!((o.model.as_str(), o.total()), ("gpt-test", 7));
         let e = own.with_second_opinion(o.clone());
         assert_ne!(e.id, plain_id, "the id covers the AI's scores");
         let mut h = History::new();

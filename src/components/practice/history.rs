@@ -253,6 +253,7 @@ pub fn ScoreHistory(
                         <td>{if e.ready { "ready" } else { "not yet ready" }}</td>
                         <td class="num">{e.hints_used.map_or_else(|| "not recorded".to_owned(), |h| h.to_string())}</td>
                         <td class="num">{e.answer_chars.map_or_else(|| "not recorded".to_owned(), |c| c.to_string())}</td>
+                        <td>{ai_cell(&e)}</td>
                         <td>
                             <button type="button" class="small" aria-label=label on:click=move |_| delete(id.clone())>
                                 "Delete"
@@ -264,6 +265,9 @@ pub fn ScoreHistory(
             .collect_view()
     };
     let trend = move || scores_now.with(|s| trend_view(&s.history));
+    let gap_line = move || {
+        scores_now.with(|s| s.history.gap_trend()).map(|g| view! { <p class="history-gap">{format!("{g}.")}</p> })
+    };
 
     view! {
         <div class="score-history">
@@ -291,6 +295,7 @@ pub fn ScoreHistory(
                 } else {
                     view! {
                         {trend()}
+                        {gap_line()}
                         <div class="table-scroll" role="region" aria-labelledby="history-caption" tabindex="0">
                             <table class="history-table">
                                 <caption id="history-caption">"Saved scores, newest first"</caption>
@@ -301,6 +306,7 @@ pub fn ScoreHistory(
                                         <th scope="col">"Readiness"</th>
                                         <th scope="col">"Hints used"</th>
                                         <th scope="col">"Answer (characters)"</th>
+                                        <th scope="col">"AI second opinion"</th>
                                         <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                                     </tr>
                                 </thead>
@@ -325,6 +331,20 @@ pub fn ScoreHistory(
 
 /// The trend sentence from the core and a sparkline of the totals, oldest
 /// to newest; nothing with fewer than two scores.
+/// The AI column of one saved score: the AI's total and model, the gap the
+/// core computes, and how many dimensions were adopted.
+fn ai_cell(e: &Entry) -> String {
+    let Some(ai) = &e.second_opinion else { return "none".to_owned() };
+    let total = ai.total();
+    let gap = e.gap().map_or_else(|| "every dimension adopted".to_owned(), |g| format!("you: {g}"));
+    let adopted = match ai.adopted.len() {
+        0 => String::new(),
+        1 => "; 1 score adopted".to_owned(),
+        n => format!("; {n} scores adopted"),
+    };
+    format!("{total} of 10 from {}; {gap}{adopted}", ai.model)
+}
+
 fn trend_view(history: &History) -> Option<impl IntoView> {
     let trend = history.trend()?;
     // Oldest first for the line; the totals are the core's saved ones.

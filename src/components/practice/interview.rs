@@ -19,6 +19,7 @@ use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
 use crate::components::practice::{later_wins, next_stamp, open_for_app};
 use crate::components::prose::Prose;
+use crate::components::second_opinion::{Opinion, SecondOpinionStep};
 use crate::course::CourseContext;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
@@ -114,17 +115,30 @@ pub fn InterviewPage(
 
     let list = |items: &[String]| items.iter().map(|t| view! { <li><Prose text=t.clone() /></li> }).collect_view();
     let (answer_box, answer_chars) = answer_box(work.clone(), limit);
+    let opinion = Opinion::new();
     let score_part = match rubric {
-        Some(rubric) => view! {
-            <SelfScore
-                rubric=rubric
-                work=work.clone()
-                saved=saved.clone()
-                status=status
-                answer_chars=answer_chars
-            />
+        Some(rubric) => {
+            let step = {
+                let (rubric, question, work) = (rubric.clone(), ttft_core::grader::question_text(&interview), work.clone());
+                ViewFn::from(move || {
+                    view! {
+                        <SecondOpinionStep rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
+                    }
+                })
+            };
+            view! {
+                <SelfScore
+                    rubric=rubric
+                    work=work.clone()
+                    saved=saved.clone()
+                    status=status
+                    answer_chars=answer_chars
+                    opinion=opinion
+                    before_save=step
+                />
+            }
+            .into_any()
         }
-        .into_any(),
         None => view! { <p>"The rubric is not available, so scoring is switched off."</p> }.into_any(),
     };
     let reference = interview.reference_answer.iter().map(|p| view! { <p><Prose text=p.clone() /></p> }).collect_view();

@@ -5,13 +5,16 @@
 //! The total, the progress line and the verdict in words all come from
 //! `ttft_core::rubric` (`RubricScore::assess`); the saved entry is made by
 //! `ttft_core::history::Entry::new` with the hints used and the answer's
-//! length. What it deliberately does not do: apply the readiness rule
-//! itself, or show the saved scores (that is `history`).
+//! length, and, when the learner asked the AI grader about this very answer,
+//! the second opinion (`second_opinion::Opinion::for_saving`), shown between
+//! the verdict and Save. What it deliberately does not do: apply the
+//! readiness rule itself, or show the saved scores (that is `history`).
 
 use crate::components::practice::dom_id;
 use crate::components::practice::history::HistoryStatus;
 use crate::components::practice::interview::InterviewWork;
 use crate::components::prose::Prose;
+use crate::components::second_opinion::Opinion;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use ttft_core::content::{Dimension, Rubric};
@@ -31,6 +34,12 @@ pub fn SelfScore(
     status: HistoryStatus,
     /// The answer's length in characters as it stands.
     answer_chars: Signal<usize>,
+    /// The AI second opinion of this visit, saved with the score.
+    #[prop(optional)]
+    opinion: Option<Opinion>,
+    /// What goes between the verdict and Save (the second-opinion step).
+    #[prop(optional)]
+    before_save: Option<ViewFn>,
 ) -> impl IntoView {
     let signal = work.signal();
     let rubric = std::sync::Arc::new(rubric);
@@ -43,7 +52,7 @@ pub fn SelfScore(
     let on_save = {
         let rubric = std::sync::Arc::clone(&rubric);
         move |_| {
-            let (score, hints) = signal.with_untracked(|w| (w.score.clone(), w.hints_shown));
+            let (score, hints, answer) = signal.with_untracked(|w| (w.score.clone(), w.hints_shown, w.answer.clone()));
             if readiness.with_untracked(|r| r.scored != r.dimensions) {
                 return;
             }
@@ -52,11 +61,16 @@ pub fn SelfScore(
                 return;
             }
             let chars = u32::try_from(answer_chars.get_untracked()).unwrap_or(u32::MAX);
-            let entry = Entry::new(now_ms(), &score, &rubric, hints, chars);
+            let mut entry = Entry::new(now_ms(), &score, &rubric, hints, chars);
+            let with_ai = opinion.and_then(|o| o.for_saving(&answer, &score));
+            let also = if with_ai.is_some() { " with the AI's second opinion" } else { "" };
+            if let Some(ai) = with_ai {
+                entry = entry.with_second_opinion(ai);
+            }
             let verdict = readiness.with_untracked(|r| r.to_string());
             let result = saved.update(|s| s.add(entry, now_ms()));
             status.say(match result {
-                Ok(()) => format!("Saved: {verdict}. It is at the top of your saved scores."),
+                Ok(()) => format!("Saved{also}: {verdict}. It is at the top of your saved scores."),
                 Err(_) => format!("Scored {verdict}, but it could not be kept in this browser."),
             });
         }
@@ -90,6 +104,7 @@ pub fn SelfScore(
                     <p class="score-total">{move || readiness.with(|r| r.progress())}</p>
                     <p class="score-verdict">{move || readiness.with(|r| format!("{r}."))}</p>
                 </div>
+                {before_save.map(|v| v.run())}
                 <div class="practice-actions">
                     <button
                         type="button"

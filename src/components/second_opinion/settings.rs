@@ -1,0 +1,282 @@
+//! The second opinion's settings: a provider preset, the base URL, the
+//! model and the API key, with "Remember on this device" and "Forget
+//! everything".
+//!
+//! The endpoint (preset, URL, model; never the key) is a stored value like
+//! any other. The key is entered once in a password field and then shown
+//! only in the core's masked form with a "Replace key" action; it is kept in
+//! `sessionStorage`, or in `localStorage` when "Remember on this device" is
+//! ticked (`crate::key_storage`). Every check of the URL and the key's need
+//! comes from `ttft_core::provider`. What it deliberately does not do: send
+//! anything, or show the key again.
+
+use crate::components::practice::{later_wins, next_stamp, open_for_app};
+use crate::key_storage::{self, KeyPlace};
+use crate::storage::{now_ms, Stored};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use ttft_core::provider::{self, find_preset, parse_base_url, ApiKey, EndpointSettings, PRESETS};
+
+/// The endpoint as stored: no key, ever.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedEndpoint {
+    /// The preset id; empty until one is chosen.
+    #[serde(default)]
+    pub preset: String,
+    /// The base URL as typed.
+    #[serde(default)]
+    pub base_url: String,
+    /// The model id.
+    #[serde(default)]
+    pub model: String,
+    /// When this last changed, in milliseconds since the epoch.
+    #[serde(default)]
+    pub changed_ms: i64,
+}
+
+impl SavedEndpoint {
+    /// The core's view of these settings.
+    pub fn settings(&self) -> EndpointSettings {
+        EndpointSettings { preset: self.preset.clone(), base_url: self.base_url.clone(), model: self.model.clone() }
+    }
+
+    /// Two tabs' copies: the later change wins.
+    pub fn merge(mine: &SavedEndpoint, theirs: &SavedEndpoint) -> SavedEndpoint {
+        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
+    }
+}
+
+/// The key in use and where it is kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyHeld {
+    /// The key itself; shown only masked.
+    pub key: ApiKey,
+    /// `None` when the browser would not keep it (it lives in the page).
+    pub place: Option<KeyPlace>,
+}
+
+/// The stored endpoint and the key kept from before (if any).
+pub fn open_endpoint() -> (Stored<SavedEndpoint>, RwSignal<Option<KeyHeld>>) {
+    let endpoint = open_for_app("second-opinion/endpoint", "your AI grader settings", SavedEndpoint::merge);
+    let key = key_storage::load().map(|(key, place)| KeyHeld { key, place: Some(place) });
+    (endpoint, RwSignal::new(key))
+}
+
+/// The settings panel.
+#[component]
+pub fn EndpointSettingsPanel(
+    /// The stored endpoint.
+    endpoint: Stored<SavedEndpoint>,
+    /// The key in use.
+    key: RwSignal<Option<KeyHeld>>,
+) -> impl IntoView {
+    let signal = endpoint.signal();
+    let remember = RwSignal::new(key.with_untracked(|k| matches!(k, Some(KeyHeld { place: Some(KeyPlace::Device), .. }))));
+    let replacing = RwSignal::new(false);
+    let said = RwSignal::new(String::new());
+    let edit = {
+        let endpoint = endpoint.clone();
+        move |change: &dyn Fn(&mut SavedEndpoint)| {
+            let _ = endpoint.update(|e| {
+                change(e);
+                e.changed_ms = next_stamp(e.changed_ms, now_ms());
+            });
+        }
+    };
+
+    let options = PRESETS
+        .iter()
+        .map(|p| {
+            let id = p.id;
+            view! { <option value=id selected=move || signal.with(|e| e.preset == id)>{p.label}</option> }
+        })
+        .collect_view();
+    let on_preset = {
+        let edit = edit.clone();
+        move |ev: leptos::ev::Event| {
+            let id = event_target_value(&ev);
+            if let Some(p) = find_preset(&id) {
+                edit(&|e: &mut SavedEndpoint| {
+                    e.preset = p.id.to_owned();
+                    e.base_url = p.base_url.to_owned();
+                    e.model = p.default_model.to_owned();
+                });
+            }
+        }
+    };
+    let note = move || signal.with(|e| find_preset(&e.preset).map(|p| p.note).unwrap_or("Choose where to send the answer."));
+    let url_error = move || {
+        signal.with(|e| {
+            if e.base_url.trim().is_empty() {
+                None
+            } else {
+                parse_base_url(&e.base_url).err().map(|err| format!("Base URL: {err}."))
+            }
+        })
+    };
+    let needs_key = move || signal.with(|e| find_preset(&e.preset).is_some_and(|p| p.needs_key));
+
+    let keep = move |k: ApiKey, remember_it: bool| {
+        let place = if remember_it { KeyPlace::Device } else { KeyPlace::Session };
+        match key_storage::save(&k, place) {
+            Ok(()) => {
+                said.set(match place {
+                    KeyPlace::Device => "Key remembered on this device until you forget it.".to_owned(),
+                    KeyPlace::Session => "Key kept for this browser session only.".to_owned(),
+                });
+                key.set(Some(KeyHeld { key: k, place: Some(place) }));
+            }
+            Err(e) => {
+                said.set(format!("Key in use, but {e}."));
+                key.set(Some(KeyHeld { key: k, place: None }));
+            }
+        }
+    };
+    let on_key = move |ev: leptos::ev::Event| {
+        let text = event_target_value(&ev);
+        if let Some(k) = ApiKey::new(&text) {
+            keep(k, remember.get_untracked());
+            replacing.set(false);
+        }
+    };
+    let on_remember = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        remember.set(on);
+        if let Some(held) = key.get_untracked() {
+            keep(held.key, on);
+        }
+    };
+    let on_forget = {
+        let endpoint = endpoint.clone();
+        move |_| {
+            key_storage::forget();
+            key.set(None);
+            replacing.set(false);
+            remember.set(false);
+            let stamp = endpoint.get().changed_ms;
+            let cleared = SavedEndpoint { changed_ms: next_stamp(stamp, now_ms()), ..SavedEndpoint::default() };
+            said.set(match endpoint.set(cleared) {
+                Ok(()) => "Forgotten: the settings and the key are gone from this browser.".to_owned(),
+                Err(_) => "The key is gone; the settings could not be cleared from storage.".to_owned(),
+            });
+        }
+    };
+
+    let key_part = move || {
+        let held = key.get();
+        match held.filter(|_| !replacing.get()) {
+            Some(h) => {
+                let where_kept = match h.place {
+                    Some(KeyPlace::Session) => "kept for this browser session",
+                    Some(KeyPlace::Device) => "remembered on this device",
+                    None => "kept in this page only",
+                };
+                view! {
+                    <p class="so-key-held">
+                        <span id="so-key-label">"API key: "</span>
+                        <span class="so-key-masked">{h.key.masked()}</span>
+                        {format!(" ({where_kept}) ")}
+                        <button type="button" on:click=move |_| replacing.set(true)>"Replace key"</button>
+                    </p>
+                }
+                .into_any()
+            }
+            None => view! {
+                <div class="so-field">
+                    <label for="so-key">{move || if needs_key() { "API key" } else { "API key (not needed here)" }}</label>
+                    <input
+                        id="so-key"
+                        type="password"
+                        autocomplete="off"
+                        spellcheck="false"
+                        aria-describedby="so-key-note"
+                        on:change=on_key
+                    />
+                    <p id="so-key-note" class="note-small">
+                        "Paste it and leave the field; it is then shown only as its last four characters."
+                    </p>
+                </div>
+            }
+            .into_any(),
+        }
+    };
+
+    view! {
+        <fieldset class="so-settings">
+            <legend>"Where to send your answer"</legend>
+            <div class="so-field">
+                <label for="so-preset">"Provider"</label>
+                <select id="so-preset" aria-describedby="so-preset-note" on:change=on_preset>
+                    <option value="" disabled=true selected=move || signal.with(|e| find_preset(&e.preset).is_none())>
+                        "Choose a provider"
+                    </option>
+                    {options}
+                </select>
+                <p id="so-preset-note" class="note-small">{note}</p>
+            </div>
+            <div class="so-field">
+                <label for="so-base-url">"Base URL"</label>
+                <input
+                    id="so-base-url"
+                    type="url"
+                    inputmode="url"
+                    autocomplete="off"
+                    spellcheck="false"
+                    aria-describedby="so-base-url-error"
+                    aria-invalid=move || if url_error().is_some() { "true" } else { "false" }
+                    prop:value=move || signal.with(|e| e.base_url.clone())
+                    on:change={
+                        let edit = edit.clone();
+                        move |ev| {
+                            let v = event_target_value(&ev);
+                            edit(&|e: &mut SavedEndpoint| {
+                                e.base_url = v.clone();
+                                if e.preset.is_empty() {
+                                    e.preset = "custom".to_owned();
+                                }
+                            })
+                        }
+                    }
+                />
+                <p id="so-base-url-error" class="field-error">{url_error}</p>
+            </div>
+            <div class="so-field">
+                <label for="so-model">"Model"</label>
+                <input
+                    id="so-model"
+                    type="text"
+                    autocomplete="off"
+                    spellcheck="false"
+                    prop:value=move || signal.with(|e| e.model.clone())
+                    on:change={
+                        let edit = edit.clone();
+                        move |ev| {
+                            let v = event_target_value(&ev);
+                            edit(&|e: &mut SavedEndpoint| e.model = v.clone())
+                        }
+                    }
+                />
+            </div>
+            {key_part}
+            <div class="so-field so-check">
+                <input id="so-remember" type="checkbox" prop:checked=move || remember.get() on:change=on_remember />
+                <label for="so-remember">"Remember on this device"</label>
+            </div>
+            <p class="note-small">
+                "Your key goes only to the base URL above, straight from this browser in the request's \
+                 Authorization header: this page has no server of its own and never exports or shows the key. \
+                 Each grading call is billed by your provider like any other request (the rubric, the question \
+                 and your answer, a few thousand tokens), and a model on your own computer costs nothing."
+            </p>
+            <p class="practice-actions">
+                <button type="button" on:click=on_forget>"Forget everything"</button>
+            </p>
+            <p class="note-small" role="status" aria-live="polite">{move || said.get()}</p>
+        </fieldset>
+    }
+}
+
+/// The endpoint these settings resolve to with `key`, or why they cannot.
+pub fn resolve(saved: &SavedEndpoint, key: Option<&KeyHeld>) -> Result<provider::Endpoint, provider::SettingsError> {
+    provider::resolve(&saved.settings(), key.map(|k| &k.key))
+}

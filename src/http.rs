@@ -1,0 +1,164 @@
+//! The one module that calls `fetch`: a streaming POST to the learner's
+//! configured chat-completions endpoint, for the AI second opinion.
+//!
+//! The request goes straight from this browser to the URL given; the key,
+//! when there is one, travels only in its `Authorization` header. The body
+//! is read chunk by chunk through the response's `ReadableStream` reader and
+//! each chunk is handed to the caller with the instant it arrived
+//! (`performance.now()`, the page's monotonic clock), so the caller can
+//! feed `ttft_core::grader::GradingStream` and time the call.
+//!
+//! Cancelling, a timeout and a stall all go through one [`Abort`]: it
+//! records why, then aborts the `AbortController`, which makes the pending
+//! `fetch` or `read()` reject; the rejection is then reported as the reason
+//! recorded, not as a network error. What it deliberately does not do:
+//! decide when to time out (the caller's timer does), parse the stream
+//! (`ttft_core::sse`), or send anything without being asked.
+
+use js_sys::{Promise, Uint8Array};
+use std::cell::RefCell;
+use std::rc::Rc;
+use ttft_core::grader::CallFailure;
+use ttft_core::provider::ApiKey;
+use ttft_core::time::Micros;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// How much of an error body is read (a provider's error is a few hundred
+/// bytes; a misconfigured URL may answer with a whole HTML page).
+const ERROR_BODY_LIMIT: usize = 4_000;
+
+/// A way to stop one call, remembering why it was stopped.
+#[derive(Clone)]
+pub struct Abort {
+    controller: Option<web_sys::AbortController>,
+    reason: Rc<RefCell<Option<CallFailure>>>,
+}
+
+impl Abort {
+    /// A fresh handle for one call.
+    pub fn new() -> Abort {
+        Abort { controller: web_sys::AbortController::new().ok(), reason: Rc::new(RefCell::new(None)) }
+    }
+
+    /// Stops the call, which then fails with `why` (the first reason given
+    /// wins). Aborting after the call ended does nothing.
+    pub fn abort(&self, why: CallFailure) {
+        {
+            let mut reason = self.reason.borrow_mut();
+            if reason.is_none() {
+                *reason = Some(why);
+            }
+        }
+        if let Some(c) = &self.controller {
+            c.abort();
+        }
+    }
+
+    /// Why the call was stopped, if it was.
+    fn reason(&self) -> Option<CallFailure> {
+        self.reason.borrow().clone()
+    }
+
+    /// The reason recorded, or `otherwise` when nothing aborted the call.
+    fn explain(&self, otherwise: CallFailure) -> CallFailure {
+        self.reason().unwrap_or(otherwise)
+    }
+}
+
+impl Default for Abort {
+    fn default() -> Abort {
+        Abort::new()
+    }
+}
+
+/// The page's monotonic clock (`performance.now()`), in microseconds.
+pub fn now() -> Micros {
+    let ms = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+    Micros::from_ms_f64(ms).unwrap_or(Micros(0))
+}
+
+/// Awaits a promise, turning a rejection into `abort`'s reason or `otherwise`.
+async fn settle(promise: Promise, abort: &Abort, otherwise: CallFailure) -> Result<JsValue, CallFailure> {
+    JsFuture::from(promise).await.map_err(|_| abort.explain(otherwise))
+}
+
+/// Posts `body` (JSON) to `url` and streams the reply. `on_headers` runs
+/// once a 2xx response has arrived; `on_bytes` gets each body chunk with
+/// its arrival instant and may stop the call by returning a failure.
+/// Returns the instant the body ended.
+pub async fn post_streaming(
+    url: &str,
+    body: &str,
+    key: Option<&ApiKey>,
+    abort: &Abort,
+    mut on_headers: impl FnMut(),
+    mut on_bytes: impl FnMut(&[u8], Micros) -> Result<(), CallFailure>,
+) -> Result<Micros, CallFailure> {
+    let unreadable = |what: &str| CallFailure::Unreadable { reason: what.to_owned() };
+    let window = web_sys::window().ok_or_else(|| unreadable("no browser window"))?;
+    let headers = web_sys::Headers::new().map_err(|_| unreadable("headers could not be made"))?;
+    headers.set("Content-Type", "application/json").map_err(|_| unreadable("headers could not be set"))?;
+    headers.set("Accept", "text/event-stream").map_err(|_| unreadable("headers could not be set"))?;
+    if let Some(k) = key {
+        // A key with a character a header cannot hold is refused here, by the
+        // browser, before anything is sent.
+        headers
+            .set("Authorization", &k.bearer())
+            .map_err(|_| unreadable("the key holds a character an HTTP header cannot carry; paste it again"))?;
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_mode(web_sys::RequestMode::Cors);
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(body));
+    init.set_signal(abort.controller.as_ref().map(|c| c.signal()).as_ref());
+    if let Some(why) = abort.reason() {
+        return Err(why);
+    }
+
+    let response: web_sys::Response = settle(window.fetch_with_str_and_init(url, &init), abort, CallFailure::Network)
+        .await?
+        .dyn_into()
+        .map_err(|_| unreadable("the browser returned something other than a response"))?;
+
+    let status = response.status();
+    if !(200..300).contains(&status) {
+        let retry_after = response.headers().get("Retry-After").ok().flatten();
+        let text = match response.text() {
+            Ok(p) => settle(p, abort, CallFailure::Network).await.ok().and_then(|v| v.as_string()),
+            Err(_) => None,
+        };
+        if let Some(why) = abort.reason() {
+            return Err(why);
+        }
+        let body = text.map(|t| t.chars().take(ERROR_BODY_LIMIT).collect());
+        return Err(CallFailure::Http { status, retry_after, body });
+    }
+    on_headers();
+
+    let stream = response.body().ok_or_else(|| unreadable("the response has no body"))?;
+    let reader: web_sys::ReadableStreamDefaultReader =
+        stream.get_reader().dyn_into().map_err(|_| unreadable("the response body cannot be read as a stream"))?;
+    loop {
+        let result: web_sys::ReadableStreamReadResult = settle(reader.read(), abort, CallFailure::Network)
+            .await?
+            .dyn_into()
+            .map_err(|_| unreadable("a chunk of the body was not a read result"))?;
+        let at = now();
+        if result.get_done().unwrap_or(false) {
+            return Ok(at);
+        }
+        let value = result.get_value();
+        if !value.is_instance_of::<Uint8Array>() {
+            return Err(unreadable("a chunk of the body was not bytes"));
+        }
+        let bytes = Uint8Array::new(&value).to_vec();
+        if let Err(failure) = on_bytes(&bytes, at) {
+            // Stop the download too: nothing more is wanted.
+            abort.abort(failure.clone());
+            let _ = reader.cancel();
+            return Err(abort.explain(failure));
+        }
+    }
+}
