@@ -1,8 +1,14 @@
 //! ttft-lab's browser app: a Leptos shell over the pure `ttft_core`.
 //!
 //! [`App`] loads the embedded course, opens the browser's storage, and shows
-//! one part of the course at a time (`?part=lesson|trace|choice|interview|import`)
-//! under a header with the navigation and a status area for saved work.
+//! one part of the course at a time (`?part=lesson|trace|choice|interview|import`,
+//! and `timeline` and `author` outside the navigation) under a header with
+//! the navigation and a status area for saved work. With `embed=1` the part
+//! shows alone, under a thin bar instead of the header, reports its height to
+//! the parent page and posts results to allow-listed origins
+//! (`components::embed`); outside embed mode each part ends with an "Embed
+//! this part" panel. `content=`/`src=` load an instructor's exercise
+//! (`components::authoring`).
 //! [`start`] mounts it, removes the loading message and marks the page
 //! ready; [`install_panic_hook`] makes a crash say something useful.
 //!
@@ -20,12 +26,20 @@ pub mod route;
 pub mod storage;
 pub mod timeline_entry;
 
+use components::authoring::authored_content::{AuthoredKind, AuthoredPart};
+use components::authoring::authoring_page::AuthoringPage;
 use components::checklist::Progress;
+use components::embed::embed_bar::EmbedBar;
+use components::embed::embed_panel::{page_url, EmbedPanel};
+use components::embed::height_reporter::start_height_reporter;
+use components::embed::results::ResultsSink;
+use components::embed::Embedding;
 use components::import::import_page::ImportPage;
 use components::lesson::LessonPage;
 use components::practice::{config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage};
 use components::site_header::SiteHeader;
 use components::storage_status::StorageStatus;
+use components::worked_timeline::WorkedTimelineWidget;
 use course::{CourseContext, CourseError};
 use leptos::prelude::*;
 use navigation::Navigator;
@@ -55,12 +69,27 @@ pub fn Shell(
     provide_context(Progress(checklist));
     provide_context(store.clone());
     Effect::new(move |_| document().set_title(&nav.current().document_title()));
+    let embedding = Embedding::from_address();
+    let embedded = embedding.embedded();
+    provide_context(embedding.clone());
+    let results = ResultsSink::new(embedding.options(), &page_url());
+    provide_context(results.clone());
+    if embedded {
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("data-embed", "true");
+        }
+        start_height_reporter(&embedding.options().origins);
+    }
 
     let body = match course {
         Ok(course) => {
             let course = Arc::new(course);
             provide_context(CourseContext(Arc::clone(&course)));
-            (move || part_view(nav.current(), &course)).into_any()
+            (move || {
+                results.restart();
+                part_view(nav.current(), &course, embedded)
+            })
+            .into_any()
         }
         Err(e) => view! {
             <div class="load-error" role="alert">
@@ -70,9 +99,25 @@ pub fn Shell(
         }
         .into_any(),
     };
+    let header = if embedded {
+        (move || view! { <EmbedBar part=nav.current() embedding=embedding.clone() /> }).into_any()
+    } else {
+        view! { <SiteHeader nav=nav /> }.into_any()
+    };
+    let author = CoursePart::Author.href();
+    let author_target = author.clone();
+    let for_instructors = (!embedded).then(|| {
+        view! {
+            <p>
+                "For instructors: "
+                <a href=author on:click=move |ev| nav.follow(&ev, &author_target)>"author your own exercise"</a>
+                ", or embed any part in a course page with the panel under it."
+            </p>
+        }
+    });
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
-        <SiteHeader nav=nav />
+        {header}
         <StorageStatus store=store />
         <main id="main" tabindex="-1">{body}</main>
         <footer class="site-footer">
@@ -80,21 +125,48 @@ pub fn Shell(
                 "All platforms, traces, configurations and figures in this course are synthetic teaching \
                  material; no benchmark was run. Your ticks and answers stay in this browser."
             </p>
+            {for_instructors}
         </footer>
     }
 }
 
-fn part_view(part: CoursePart, course: &Arc<Course>) -> AnyView {
-    match part {
+fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView {
+    // Read from the address as it is now: moving between parts drops
+    // `content=`, and the built-in exercise comes back with it.
+    let content = Embedding::from_address().options().content.clone();
+    let authored = |kind: AuthoredKind| {
+        content.clone().map(|source| view! { <AuthoredPart source=source kind=kind course=Arc::clone(course) /> })
+    };
+    let body = match part {
         CoursePart::Lesson => view! { <LessonPage course=Arc::clone(course) /> }.into_any(),
-        CoursePart::Trace => view! { <TraceExercisePage exercise=course.trace_exercise.clone() /> }.into_any(),
-        CoursePart::Choice => view! { <ConfigChoicePage exercise=course.config_exercise.clone() /> }.into_any(),
+        CoursePart::Timeline => view! {
+            <article class="timeline-part">
+                <h1 id="page-title">"Worked timeline: one request's time to first token"</h1>
+                <WorkedTimelineWidget timeline=course.worked_timeline.clone() />
+            </article>
+        }
+        .into_any(),
+        CoursePart::Trace => match authored(AuthoredKind::Trace) {
+            Some(v) => v.into_any(),
+            None => view! { <TraceExercisePage exercise=course.trace_exercise.clone() /> }.into_any(),
+        },
+        CoursePart::Choice => match authored(AuthoredKind::Choice) {
+            Some(v) => v.into_any(),
+            None => view! { <ConfigChoicePage exercise=course.config_exercise.clone() /> }.into_any(),
+        },
         CoursePart::Interview => view! {
             <InterviewPage interview=course.interview.clone() rows=course.trace_exercise.requests.clone() />
         }
         .into_any(),
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
-    }
+        CoursePart::Author => view! { <AuthoringPage course=Arc::clone(course) /> }.into_any(),
+    };
+    let panel_content = matches!(part, CoursePart::Trace | CoursePart::Choice).then_some(content).flatten();
+    let panel = part
+        .embed_part()
+        .filter(|_| !embedded)
+        .map(|p| view! { <EmbedPanel part=p content=panel_content.clone() /> });
+    view! { {body}{panel} }.into_any()
 }
 
 /// Mounts the app on `<body>`, removes the loading message `#boot`, follows

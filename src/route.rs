@@ -4,9 +4,12 @@
 //! works on a plain static host: reloading and deep links need no server
 //! rewrite. Lesson sections are ordinary `#anchors`. This module only maps
 //! between addresses and parts; following links and the back button live in
-//! `navigation`.
+//! `navigation`. Two parts are not in the navigation: the worked timeline
+//! alone (`?part=timeline`, for embedding) and the instructors' authoring
+//! page (`?part=author`, linked from the footer).
 
 use std::fmt;
+use ttft_core::embed::EmbedPart;
 
 /// A part of the course, each a page of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -22,12 +25,19 @@ pub enum CoursePart {
     Interview,
     /// A learner's own trace file, split as far as its format allows.
     Import,
+    /// The lesson's worked timeline alone, for embedding.
+    Timeline,
+    /// Writing an exercise as data (for instructors).
+    Author,
 }
 
 impl CoursePart {
     /// Every part, in the order the navigation lists them.
     pub const ALL: [CoursePart; 5] =
         [CoursePart::Lesson, CoursePart::Trace, CoursePart::Choice, CoursePart::Interview, CoursePart::Import];
+
+    /// The parts that have an address but no place in the navigation.
+    pub const UNLISTED: [CoursePart; 2] = [CoursePart::Timeline, CoursePart::Author];
 
     /// The value of `?part=`.
     pub fn id(self) -> &'static str {
@@ -37,7 +47,15 @@ impl CoursePart {
             CoursePart::Choice => "choice",
             CoursePart::Interview => "interview",
             CoursePart::Import => "import",
+            CoursePart::Timeline => "timeline",
+            CoursePart::Author => "author",
         }
+    }
+
+    /// The part as the embed snippet names it; `None` for the authoring
+    /// page, which is for instructors and not embedded.
+    pub fn embed_part(self) -> Option<EmbedPart> {
+        EmbedPart::from_id(self.id())
     }
 
     /// The name the navigation shows.
@@ -48,6 +66,8 @@ impl CoursePart {
             CoursePart::Choice => "Configuration choice",
             CoursePart::Interview => "Interview question",
             CoursePart::Import => "Import a trace",
+            CoursePart::Timeline => "Worked timeline",
+            CoursePart::Author => "Author an exercise",
         }
     }
 
@@ -63,7 +83,7 @@ impl CoursePart {
 
     /// The part an id names, if any.
     pub fn from_id(id: &str) -> Option<CoursePart> {
-        CoursePart::ALL.into_iter().find(|p| p.id() == id)
+        CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED).find(|p| p.id() == id)
     }
 
     /// The part a query string asks for (`?part=trace&x=1`); the lesson when
@@ -110,11 +130,21 @@ mod tests {
         check("?part=nonsense", CoursePart::Lesson);
         check("?part=", CoursePart::Lesson);
         check("?parts=trace", CoursePart::Lesson);
+        check("?part=timeline&embed=1", CoursePart::Timeline);
+        check("?part=author", CoursePart::Author);
+    }
+
+    #[test]
+    fn every_part_but_authoring_embeds() {
+        for part in CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED) {
+            let embeds = part.embed_part().map(|p| p.id());
+            assert_eq!(embeds, (part != CoursePart::Author).then(|| part.id()), "{part:?}");
+        }
     }
 
     #[test]
     fn links_and_titles() {
-        for part in CoursePart::ALL {
+        for part in CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED) {
             assert_eq!(CoursePart::from_href(&part.href()), Some(part));
             assert_eq!(CoursePart::from_search(&part.href()), part);
         }

@@ -4,10 +4,15 @@
 //! header and navigation; `lesson` renders the lesson with
 //! `worked_timeline` (and its `timeline_chart`) and `checklist`;
 //! `storage_status` shows notices about saved work; `practice` holds the
-//! exercise parts; `import` reads a learner's own trace. Components hold
+//! exercise parts; `import` reads a learner's own trace; `embed` is what
+//! embedding in another site needs (the embed-mode bar, the Embed panel,
+//! height messages, result statements); `authoring` loads and writes
+//! instructors' exercises. Components hold
 //! no latency arithmetic: figures come from `ttft_core` and `ttft_import`.
 
+pub mod authoring;
 pub mod checklist;
+pub mod embed;
 pub mod import;
 pub mod lesson;
 pub mod practice;

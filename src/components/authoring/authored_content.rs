@@ -1,0 +1,202 @@
+//! An instructor's exercise in place of the built-in one.
+//!
+//! `?part=trace&content=<base64url>` carries the file in the address;
+//! `?part=trace&src=<path>` names a `.json` file on this same site, fetched
+//! with `mode: "same-origin"` after the resolved URL's origin is checked
+//! against the page's (the core has already refused anything but a plain
+//! relative path; this is the second lock). Either way the text goes to
+//! `ttft_core::authoring`, which checks it against the published schema and
+//! checks its stated answers against the computed split. A file that cannot
+//! be loaded, or is refused, is shown with every problem and its path,
+//! beside a button that opens the built-in exercise instead.
+//!
+//! Loaded exercises are keyed by the core (`AuthoredExercise::keyed`:
+//! id plus a fingerprint of the content), so a learner's stored answers
+//! for them never collide with the built-in exercise's, or with those for
+//! another version of the same file. The interview always keeps the
+//! built-in content.
+//!
+//! What it deliberately does not do: fall back silently (a refused file is
+//! always said), or follow a redirect to, or fetch from, another origin.
+
+use crate::components::practice::config_choice::ConfigChoicePage;
+use crate::components::practice::trace_exercise::TraceExercisePage;
+use leptos::prelude::*;
+use std::sync::Arc;
+use ttft_core::authoring::{load_from_url, parse_authored, AuthoredExercise, FILE_PATH};
+use ttft_core::content::{ConfigExercise, Course, TraceExercise};
+use ttft_core::embed::ContentSource;
+use ttft_core::validate::ContentProblem;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Which exercise of an authored file a part shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AuthoredKind {
+    /// The trace exercise (`?part=trace`).
+    Trace,
+    /// The configuration choice (`?part=choice`).
+    Choice,
+}
+
+impl AuthoredKind {
+    fn noun(self) -> &'static str {
+        match self {
+            AuthoredKind::Trace => "trace exercise",
+            AuthoredKind::Choice => "configuration exercise",
+        }
+    }
+}
+
+/// Where loading stands.
+#[derive(Clone, Debug, PartialEq)]
+enum Load {
+    Loading,
+    Loaded(Arc<AuthoredExercise>),
+    Refused(Vec<ContentProblem>),
+}
+
+/// A problem with the file as a whole.
+fn whole_file(message: String) -> Vec<ContentProblem> {
+    vec![ContentProblem { path: FILE_PATH.to_owned(), message }]
+}
+
+/// Fetches `path` from this page's own origin, refusing anything else.
+async fn fetch_same_origin(path: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("there is no window to load it in")?;
+    let here = window.location().href().map_err(|_| "this page's address cannot be read")?;
+    let own = window.location().origin().map_err(|_| "this page's origin cannot be read")?;
+    let url = web_sys::Url::new_with_base(path, &here).map_err(|_| format!("\"{path}\" is not a usable path"))?;
+    if url.origin() != own {
+        return Err(format!("\"{path}\" is not on this site; only files beside the app can be loaded"));
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_mode(web_sys::RequestMode::SameOrigin);
+    init.set_credentials(web_sys::RequestCredentials::SameOrigin);
+    let unreachable = || format!("{path} could not be loaded: check that the file is on this site at that path");
+    let response = JsFuture::from(window.fetch_with_str_and_init(&url.href(), &init)).await.map_err(|_| unreachable())?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| unreachable())?;
+    if !response.ok() {
+        return Err(format!("{path} could not be loaded: the site answered HTTP {}", response.status()));
+    }
+    if !response.url().is_empty() && web_sys::Url::new(&response.url()).map(|u| u.origin()).ok().as_deref() != Some(own.as_str()) {
+        return Err(format!("{path} was redirected to another site, so it was not loaded"));
+    }
+    let text = response.text().map_err(|_| unreachable())?;
+    JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or_else(unreachable)
+}
+
+/// The part's exercise, from the authored file when it loads and has one,
+/// otherwise the built-in exercise with the reason.
+#[component]
+pub fn AuthoredPart(
+    /// Where the file comes from.
+    source: ContentSource,
+    /// Which exercise this part shows.
+    kind: AuthoredKind,
+    /// The built-in course, for the fallback.
+    course: Arc<Course>,
+) -> impl IntoView {
+    let state = RwSignal::new(Load::Loading);
+    let use_built_in = RwSignal::new(false);
+    match &source {
+        ContentSource::Inline { encoded } => {
+            state.set(match load_from_url(encoded) {
+                Ok(file) => Load::Loaded(Arc::new(file.keyed())),
+                Err(problems) => Load::Refused(problems),
+            });
+        }
+        ContentSource::Path { path } => {
+            let path = path.clone();
+            leptos::task::spawn_local(async move {
+                let loaded = match fetch_same_origin(&path).await {
+                    Ok(text) => match parse_authored(&text) {
+                        Ok(file) => Load::Loaded(Arc::new(file.keyed())),
+                        Err(problems) => Load::Refused(problems),
+                    },
+                    Err(why) => Load::Refused(whole_file(why)),
+                };
+                state.try_set(loaded);
+            });
+        }
+    }
+    let from = match &source {
+        ContentSource::Inline { .. } => "The exercise in this link".to_owned(),
+        ContentSource::Path { path } => format!("The exercise file {path}"),
+    };
+    let built_in = {
+        let course = Arc::clone(&course);
+        move || exercise_view(kind, Some(&course.trace_exercise), Some(&course.config_exercise))
+    };
+    move || {
+        if use_built_in.get() {
+            return built_in();
+        }
+        match state.get() {
+            Load::Loading => view! { <p class="authored-loading" role="status">"Loading the exercise…"</p> }.into_any(),
+            Load::Loaded(file) => {
+                let has = match kind {
+                    AuthoredKind::Trace => file.trace_exercise.is_some(),
+                    AuthoredKind::Choice => file.config_exercise.is_some(),
+                };
+                if has {
+                    exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())
+                } else {
+                    view! {
+                        <div class="notice notice-info authored-missing">
+                            <p>{format!("{from} has no {}, so this is the built-in one.", kind.noun())}</p>
+                        </div>
+                        {built_in()}
+                    }
+                    .into_any()
+                }
+            }
+            Load::Refused(problems) => refused_view(&from, kind, &problems, use_built_in),
+        }
+    }
+}
+
+fn exercise_view(kind: AuthoredKind, trace: Option<&TraceExercise>, config: Option<&ConfigExercise>) -> AnyView {
+    match (kind, trace, config) {
+        (AuthoredKind::Trace, Some(x), _) => view! { <TraceExercisePage exercise=x.clone() /> }.into_any(),
+        (AuthoredKind::Choice, _, Some(x)) => view! { <ConfigChoicePage exercise=x.clone() /> }.into_any(),
+        _ => ().into_any(),
+    }
+}
+
+fn refused_view(from: &str, kind: AuthoredKind, problems: &[ContentProblem], use_built_in: RwSignal<bool>) -> AnyView {
+    let count = problems.len();
+    let items = problems.iter().map(problem_item).collect_view();
+    view! {
+        <article class="authored-refused">
+            <h1 id="page-title">{format!("This {} could not be used", kind.noun())}</h1>
+            <div class="notice notice-error" role="alert">
+                <p>
+                    {format!(
+                        "{from} was not loaded: {count} {} found. Your instructor can fix {} on the authoring page.",
+                        if count == 1 { "problem was" } else { "problems were" },
+                        if count == 1 { "it" } else { "them" },
+                    )}
+                </p>
+            </div>
+            <ul class="problem-list">{items}</ul>
+            <div class="practice-actions">
+                <button type="button" class="primary" on:click=move |_| use_built_in.set(true)>
+                    {format!("Open the built-in {}", kind.noun())}
+                </button>
+            </div>
+        </article>
+    }
+    .into_any()
+}
+
+/// One problem: its path, then what is wrong in plain words.
+pub fn problem_item(p: &ContentProblem) -> impl IntoView {
+    view! {
+        <li class="problem">
+            <code class="problem-path">{p.path.clone()}</code>
+            ": "
+            <span class="problem-message">{p.message.clone()}</span>
+        </li>
+    }
+}
