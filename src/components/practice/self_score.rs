@@ -42,6 +42,7 @@ pub fn SelfScore(
     before_save: Option<ViewFn>,
 ) -> impl IntoView {
     let signal = work.signal();
+    let results = crate::components::embed::results::use_results();
     let rubric = std::sync::Arc::new(rubric);
     let readiness = {
         let rubric = std::sync::Arc::clone(&rubric);
@@ -69,6 +70,9 @@ pub fn SelfScore(
             }
             let verdict = readiness.with_untracked(|r| r.to_string());
             let result = saved.update(|s| s.add(entry, now_ms()));
+            if result.is_ok() {
+                results.score_saved(&score, &rubric);
+            }
             status.say(match result {
                 Ok(()) => format!("Saved{also}: {verdict}. It is at the top of your saved scores."),
                 Err(_) => format!("Scored {verdict}, but it could not be kept in this browser."),
