@@ -565,10 +565,14 @@ fn workload_form(
         })
         .collect_view();
 
+    let results = crate::components::embed::results::use_results();
     let on_check = {
         let stored = stored.clone();
+        let exercise = Arc::clone(&exercise);
         move |_| {
             let _ = stored.update(|w| w.check(index, now_ms()));
+            let checked = work.with_untracked(|w| (0..exercise.workloads.len()).map(|i| w.checked_input(i).unwrap_or_default()).collect::<Vec<_>>());
+            results.config_checked(&exercise, &checked);
         }
     };
     let revealed = move || work.with(|w| w.revealed(index));

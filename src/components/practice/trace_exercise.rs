@@ -270,10 +270,13 @@ pub fn TraceExercisePage(
             None => String::new(),
         })
     };
+    let results = crate::components::embed::results::use_results();
     let on_check = {
         let stored = stored.clone();
+        let exercise = Arc::clone(&exercise);
         move |_| {
             let _ = stored.update(|w| w.check(now_ms()));
+            results.trace_checked(&exercise, &work.with_untracked(|w| w.answers.clone()));
         }
     };
     let on_reveal = {
