@@ -141,15 +141,15 @@ pub async fn post_streaming(
     let reader: web_sys::ReadableStreamDefaultReader =
         stream.get_reader().dyn_into().map_err(|_| unreadable("the response body cannot be read as a stream"))?;
     loop {
-        let result: web_sys::ReadableStreamReadResult = settle(reader.read(), abort, CallFailure::Network)
-            .await?
-            .dyn_into()
-            .map_err(|_| unreadable("a chunk of the body was not a read result"))?;
+        // A read result is a plain `{done, value}` object, not an instance of
+        // any class, so it is read by property rather than cast.
+        let result = settle(reader.read(), abort, CallFailure::Network).await?;
         let at = now();
-        if result.get_done().unwrap_or(false) {
+        let done = js_sys::Reflect::get(&result, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool());
+        if done.unwrap_or(true) {
             return Ok(at);
         }
-        let value = result.get_value();
+        let value = js_sys::Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
         if !value.is_instance_of::<Uint8Array>() {
             return Err(unreadable("a chunk of the body was not bytes"));
         }
