@@ -1,0 +1,167 @@
+//! e2e/authoring.test.mjs: the instructors' authoring page (?part=author)
+//! used the way an instructor would, by role and label, in headless
+//! Chromium against the release build. A pasted broken file shows every
+//! problem with its path, in a list the editor names with
+//! aria-describedby; a file whose stated answer disagrees with its timings
+//! is refused with the reason; "Start from the built-in exercise" gives a
+//! valid file that is previewed with the learners' own components; the link
+//! with the file inside loads it for a learner; a chosen file is read; the
+//! hosted-file link refuses a path to another site; the schema and example
+//! links reach files shipped in dist/. axe is clean in every state, and
+//! screenshots go to e2e/screenshots/.
+//!
+//! TTFT_DIST may name another build directory (for a quick debug build).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ROOT,
+  assertNoProblems,
+  axeCheck,
+  launchBrowser,
+  newPage,
+  partUrl,
+  screenshot,
+  startServer,
+  waitForApp,
+} from './support.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer(process.env.TTFT_DIST ? { root: process.env.TTFT_DIST } : {});
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openAuthoring() {
+  const opened = await newPage(browser, server.origin);
+  await opened.page.goto(partUrl(server, 'author'));
+  await waitForApp(opened.page);
+  return opened;
+}
+
+const example = (name) => readFile(join(ROOT, 'content', 'schema', 'examples', name), 'utf8');
+
+/** The editor's description: the text of every element its aria-describedby names. */
+async function described(locator) {
+  return locator.evaluate((el) =>
+    (el.getAttribute('aria-describedby') || '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.innerText ?? '')
+      .join('\n'),
+  );
+}
+
+test('a broken file: every problem with its path, named by the editor', async () => {
+  const { page, problems } = await openAuthoring();
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Author an exercise');
+  await axeCheck(page, { label: 'authoring page, empty' });
+  const editor = page.getByLabel('Exercise file (JSON)');
+  await editor.fill(await example('broken.json'));
+  const status = page.locator('#author-status');
+  await page.getByText('8 problems found; each is listed below with where it is in the file.').waitFor();
+  assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+  const items = await page.locator('#author-problems li').allInnerTexts();
+  assert.equal(items.length, 8);
+  assert.ok(items.includes('trace_exercise.target_ms: expected a whole number, found the text "1000"'), items.join('\n'));
+  assert.ok(items.some((i) => i.startsWith('trace_exercise.requests[0].prefil_ms: "prefil_ms" is not a field here')));
+  const description = await described(editor);
+  assert.match(description, /8 problems found/);
+  assert.match(description, /config_exercise\.configs: needs at least 1 entry/);
+  assert.equal(await page.locator('.author-preview').count(), 0, 'no preview of a broken file');
+  assert.equal(await page.locator('.author-urls').count(), 0, 'no link to a broken file');
+  await axeCheck(page, { label: 'authoring page, broken file' });
+  await screenshot(page, 'authoring-broken');
+
+  // Not JSON at all: one problem at the file's level, with line and column.
+  await editor.fill('{"schema": "ttft-lab/authored-exercise/v1",');
+  await page.locator('#author-problems li').first().getByText(/^\(file\)$/).waitFor();
+  assert.match(await page.locator('#author-problems').innerText(), /the file ends too early/);
+  assert.match(await status.innerText(), /^1 problem found/);
+
+  // A stated answer that disagrees with the timings is refused with the reason.
+  const file = JSON.parse(await example('review-bot.json'));
+  file.trace_exercise.requests[1].answer.share_percent = 50;
+  await editor.fill(JSON.stringify(file, null, 2));
+  await page.getByText(/^1 problem found/).waitFor();
+  const item = await page.locator('#author-problems li').innerText();
+  assert.match(item, /^trace_exercise\.requests\[1\]\.answer\.share_percent: /, item);
+  assertNoProblems(problems);
+});
+
+test('a valid file is previewed as learners see it, and its link loads it', async () => {
+  const { page, context, problems } = await openAuthoring();
+  await page.getByRole('button', { name: 'Start from the built-in exercise' }).click();
+  const status = page.locator('#author-status');
+  await page.getByText('No problems: a trace exercise with 4 requests and a configuration exercise with 2 workloads.').waitFor();
+  assert.equal(await page.getByLabel('Exercise file (JSON)').getAttribute('aria-invalid'), 'false');
+  const preview = page.getByRole('region', { name: 'Preview: as learners will see it' });
+  await preview.getByRole('button', { name: 'Check answers' }).waitFor();
+  await preview.getByLabel('H1: Dominant delay').selectOption('prefill');
+  await preview.getByRole('button', { name: 'Check answers' }).click();
+  await preview.getByText(/^Check 1: /).waitFor();
+  await preview.getByLabel('Configuration exercise').check();
+  await preview.getByRole('button', { name: 'Check answers for Live interview hints' }).waitFor();
+  await axeCheck(page, { label: 'authoring page, valid file with preview' });
+  await screenshot(page, 'authoring-valid');
+
+  const inline = page.getByLabel(/^Link to the trace exercise with the file inside \([\d,]+ characters\)$/);
+  const url = await inline.inputValue();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/ttft-lab\/\?part=trace&content=[A-Za-z0-9_-]+$/);
+  const label = await page.locator('label[for="author-url-inline-trace"]').innerText();
+  const length = Number(label.match(/\(([\d,]+) characters\)/)[1].replace(/,/g, ''));
+  assert.equal(length, url.length, 'the stated length is the link\'s');
+  assert.ok(await page.getByLabel(/^Link to the configuration exercise with the file inside/).count());
+
+  // The hosted-file form: a path on this site, and never another site.
+  const path = page.getByLabel('Path of the file, relative to ttft-lab');
+  await path.fill('week3/review.json');
+  assert.match(await page.getByLabel('Link to the trace exercise from the hosted file').inputValue(), /\?part=trace&src=week3%2Freview\.json$/);
+  await path.fill('https://elsewhere.example/x.json');
+  await page.locator('#author-path-error').getByText(/must be a path on this site/).waitFor();
+  await axeCheck(page, { label: 'authoring page, refused path' });
+
+  // A learner opens the link: the exercise is there, with its own answers.
+  const learner = await newPage(browser, server.origin);
+  await learner.page.goto(url);
+  await waitForApp(learner.page);
+  await learner.page.getByLabel('H2: Dominant delay').waitFor();
+  assert.equal(await learner.page.getByLabel('H1: Dominant delay').inputValue(), '', 'the preview\'s answers stay with the preview');
+  assertNoProblems(learner.problems);
+  await learner.context.close();
+
+  // The schema and the example are shipped beside the page.
+  for (const name of ['published JSON Schema', 'a complete example']) {
+    const href = await page.getByRole('link', { name }).getAttribute('href');
+    const res = await page.request.get(new URL(href, page.url()).href);
+    assert.equal(res.status(), 200, `${name}: ${href}`);
+    JSON.parse(await res.text());
+  }
+  assert.equal(
+    (await page.request.get(new URL('ttft-lab-resizer.js', page.url()).href)).status(),
+    200,
+    'the parent script ships in dist/',
+  );
+  assert.ok(context);
+  assertNoProblems(problems);
+});
+
+test('a chosen file is read and checked', async () => {
+  const { page, problems } = await openAuthoring();
+  await page.locator('#author-file').setInputFiles({
+    name: 'review-bot.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(await example('review-bot.json')),
+  });
+  await page.getByText(/^No problems: a trace exercise with 3 requests/).waitFor();
+  assert.match(await page.getByLabel('Exercise file (JSON)').inputValue(), /review-bot-trace/);
+  assertNoProblems(problems);
+});
