@@ -849,8 +849,11 @@ mod tests {
         assert_eq!(ai_keys, ["adopted", "model", "scores"]);
     }
 
+    /// One saved score for [`check_gap`]: time, own scores, AI scores, adopted.
+    type Saved<'a> = (i64, [u8; 5], Option<[u8; 5]>, &'a [&'a str]);
+
     /// The gap sentence for entries given as (time, own, AI, adopted).
-    fn check_gap(entries: &[(i64, [u8; 5], Option<[u8; 5]>, &[&str])], expected: Option<&str>) {
+    fn check_gap(entries: &[Saved], expected: Option<&str>) {
         let mut h = History::new();
         for (at, own, ai, adopted) in entries {
             let e = entry(*at, *own, 0);

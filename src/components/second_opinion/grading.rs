@@ -188,6 +188,14 @@ pub fn GradingCall(
             });
         }
     };
+    // Leaving the part stops a call in flight: nobody would see its result.
+    on_cleanup(move || {
+        abort.try_with_value(|a| {
+            if let Some(a) = a {
+                a.abort(CallFailure::Cancelled);
+            }
+        });
+    });
     let on_cancel = move |_| {
         abort.with_value(|a| {
             if let Some(a) = a {
