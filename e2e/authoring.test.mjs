@@ -111,6 +111,9 @@ test('a valid file is previewed as learners see it, and its link loads it', asyn
   await preview.getByLabel('Configuration exercise').check();
   await preview.getByRole('button', { name: 'Check answers for Live interview hints' }).waitFor();
   await axeCheck(page, { label: 'authoring page, valid file with preview' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeCheck(page, { label: 'authoring page, valid file with preview, dark theme' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, 'authoring-valid');
 
   const inline = page.getByLabel(/^Link to the trace exercise with the file inside \([\d,]+ characters\)$/);

@@ -366,6 +366,9 @@ test('the Embed panel writes the snippet, checks the origin live and copies', as
   assert.match(await page.locator('#embed-origin-error').innerText(), /plain http/);
   assert.doesNotMatch(await snippet.inputValue(), /origin=/, 'a refused origin is left out');
   await axeCheck(page, { label: 'embed panel, refused origin' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeCheck(page, { label: 'embed panel, refused origin, dark theme' });
+  await page.emulateMedia({ colorScheme: 'light' });
   await origin.fill('https://lms.example.edu');
   assert.equal(await origin.getAttribute('aria-invalid'), 'false');
   code = await snippet.inputValue();
