@@ -306,15 +306,18 @@ fn json_objects(text: &str) -> Vec<Value> {
                     found.push(v);
                     i += span.len();
                 }
+                // Balanced but not JSON (a trailing comma, a brace in
+                // prose): whatever lies inside is nested in it, not a reply
+                // of its own, so the scan goes on after its close.
                 _ => {
                     failed_starts += 1;
-                    i += 1;
+                    i += span.len();
                 }
             },
-            None => {
-                failed_starts += 1;
-                i += 1;
-            }
+            // Never closed, as in a reply cut off by a token limit: every
+            // later brace is nested inside it, so the complete entries in a
+            // truncated reply must not pass for replies of their own.
+            None => break,
         }
     }
     found
@@ -871,6 +874,13 @@ mod tests {
         check("", Err(vec![ReplyProblem::Empty]));
         check("I think the answer is good.", Err(vec![ReplyProblem::NotJson]));
         check("{\"scores\": [", Err(vec![ReplyProblem::NotJson]));
+        // Cut off after two complete entries: not JSON, not "two objects".
+        check(
+            "{\"scores\": [{\"dimension\": \"a\", \"score\": 2}, {\"dimension\": \"b\", \"score\": 1}",
+            Err(vec![ReplyProblem::NotJson]),
+        );
+        // A trailing comma spoils the whole object, inner entries and all.
+        check("{\"scores\": [{\"dimension\": \"a\"},]}", Err(vec![ReplyProblem::NotJson]));
         let good = reply(&owned(&five("2")));
         check(&format!("{good}\n{good}"), Err(vec![ReplyProblem::SeveralObjects { count: 2 }]));
         check(r#"{"grades": []}"#, Err(vec![ReplyProblem::NoScores]));
