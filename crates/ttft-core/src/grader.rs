@@ -564,6 +564,9 @@ pub enum CallFailure {
     Network,
     /// No response headers within the time limit.
     Timeout { after: Micros },
+    /// The reply started streaming but had not finished within the overall
+    /// time limit.
+    TooSlow { after: Micros },
     /// The stream started, then sent nothing for this long.
     Stalled { silent_for: Micros },
     /// The learner pressed cancel (the fetch was aborted).
@@ -654,6 +657,11 @@ impl CallFailure {
                 .to_owned(),
             CallFailure::Timeout { after } => format!(
                 "No reply within {}. The provider may be overloaded, or the address may not lead to a server.",
+                secs(*after)
+            ),
+            CallFailure::TooSlow { after } => format!(
+                "The reply was still arriving after {}, so it was stopped. The provider is sending very \
+                 slowly; try again later, or choose a smaller or faster model.",
                 secs(*after)
             ),
             CallFailure::Stalled { silent_for } => format!(
@@ -1004,6 +1012,7 @@ mod tests {
         let local = Endpoint { url: "http://localhost:8080/v1/chat/completions".into(), model: "x".into(), local: true };
         assert!(CallFailure::Network.explain(&local).starts_with("No reply from http://localhost:8080"));
         assert!(explain(CallFailure::Timeout { after: Micros::from_ms(30_000) }).contains("within 30 s"));
+        assert!(explain(CallFailure::TooSlow { after: Micros::from_ms(60_000) }).contains("still arriving after 60 s"));
         assert!(explain(CallFailure::Stalled { silent_for: Micros::from_ms(12_500) }).contains("for 12.5 s"));
         assert_eq!(explain(CallFailure::Cancelled), "You cancelled the grading call; nothing was scored.");
         assert_eq!(

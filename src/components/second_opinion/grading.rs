@@ -124,7 +124,12 @@ pub fn GradingCall(
                     move || {
                         let now = http::now();
                         if now - sent >= OVERALL_LIMIT {
-                            handle.abort(CallFailure::Timeout { after: OVERALL_LIMIT });
+                            let failure = if *started.borrow() {
+                                CallFailure::TooSlow { after: OVERALL_LIMIT }
+                            } else {
+                                CallFailure::Timeout { after: OVERALL_LIMIT }
+                            };
+                            handle.abort(failure);
                         } else if *started.borrow() && stream.borrow().stalled(now, STALL_LIMIT) {
                             handle.abort(CallFailure::Stalled { silent_for: STALL_LIMIT });
                         }
