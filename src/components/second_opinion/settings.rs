@@ -114,7 +114,16 @@ pub fn EndpointSettingsPanel(
             }
         })
     };
-    let needs_key = move || signal.with(|e| find_preset(&e.preset).is_some_and(|p| p.needs_key));
+    // Before a provider is chosen the key may well be needed; a local
+    // server needs none; a custom endpoint may or may not.
+    let key_label = move || {
+        signal.with(|e| match find_preset(&e.preset) {
+            None => "API key",
+            Some(p) if p.needs_key => "API key",
+            Some(p) if p.id == "custom" => "API key (if your endpoint asks for one)",
+            Some(_) => "API key (not needed for a server on your own machine)",
+        })
+    };
 
     let keep = move |k: ApiKey, remember_it: bool| {
         let place = if remember_it { KeyPlace::Device } else { KeyPlace::Session };
@@ -183,7 +192,7 @@ pub fn EndpointSettingsPanel(
             }
             None => view! {
                 <div class="so-field">
-                    <label for="so-key">{move || if needs_key() { "API key" } else { "API key (not needed here)" }}</label>
+                    <label for="so-key">{key_label}</label>
                     <input
                         id="so-key"
                         type="password"
