@@ -3,6 +3,7 @@
 //! `prose` turns content strings into elements; `site_header` is the
 //! header and navigation; `lesson` renders the lesson with
 //! `worked_timeline` (and its `timeline_chart`) and `checklist`;
+//! `chart_patterns` holds the fill patterns all three charts share;
 //! `storage_status` shows notices about saved work; `practice` holds the
 //! exercise parts; `import` reads a learner's own trace; `embed` is what
 //! embedding in another site needs (the embed-mode bar, the Embed panel,
@@ -11,6 +12,7 @@
 //! no latency arithmetic: figures come from `ttft_core` and `ttft_import`.
 
 pub mod authoring;
+pub mod chart_patterns;
 pub mod checklist;
 pub mod embed;
 pub mod import;

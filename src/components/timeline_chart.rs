@@ -10,6 +10,7 @@
 //! What it deliberately does not do: compute a duration (every figure is the
 //! core's, formatted by the core's types) or animate.
 
+use crate::components::chart_patterns::{ChartPatterns, Fill};
 use leptos::prelude::*;
 use ttft_core::{Part, RequestSplit};
 
@@ -21,13 +22,8 @@ const TTFT_TOP: f64 = 20.0;
 const DECODE_TOP: f64 = 152.0;
 const BAR_HEIGHT: f64 = 30.0;
 
-fn pattern_id(part: Part) -> &'static str {
-    match part {
-        Part::QueueWait => "wt-pat-queue",
-        Part::Prefill => "wt-pat-prefill",
-        Part::Emit => "wt-pat-emit",
-    }
-}
+/// The worked timeline's fill patterns: the three parts, then decode.
+const PATTERNS: ChartPatterns = ChartPatterns::new("wt");
 
 /// The chart for one split, inside a figure whose caption explains the
 /// two scales.
@@ -47,7 +43,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                     y=TTFT_TOP.to_string()
                     width=format!("{width:.2}")
                     height=BAR_HEIGHT.to_string()
-                    fill=format!("url(#{})", pattern_id(part))
+                    fill=PATTERNS.url(Fill::of(part))
                     class="chart-segment"
                 />
             }
@@ -61,7 +57,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
             let text = format!("{} {} ({})", part.label(), split.part(part), split.share(part));
             view! {
                 <rect x=LEFT.to_string() y=format!("{}", y - 11.0) width="13" height="13"
-                    fill=format!("url(#{})", pattern_id(part)) class="chart-segment" />
+                    fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
                 <text x=format!("{}", LEFT + 20.0) y=y.to_string() class="chart-label">{text}</text>
             }
         })
@@ -70,7 +66,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
         Some(decode) if decode.duration.0 > 0 => (
             Some(view! {
                 <rect x=LEFT.to_string() y=DECODE_TOP.to_string() width=WIDTH.to_string()
-                    height=BAR_HEIGHT.to_string() fill="url(#wt-pat-decode)" class="chart-segment" />
+                    height=BAR_HEIGHT.to_string() fill=PATTERNS.url(Fill::Rest) class="chart-segment" />
             }),
             format!("decode {} ({} tokens)", decode.duration, decode.tokens_after_first),
         ),
@@ -91,23 +87,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
             <svg viewBox="0 0 360 224" role="img" aria-labelledby="wt-chart-title wt-chart-desc" focusable="false">
                 <title id="wt-chart-title">"Timeline of the worked request"</title>
                 <desc id="wt-chart-desc">{description}</desc>
-                <defs>
-                    <pattern id="wt-pat-queue" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                        <rect width="6" height="6" class="pat-bg" />
-                        <line x1="0" y1="0" x2="0" y2="6" class="pat-ink" stroke-width="2.5" />
-                    </pattern>
-                    <pattern id="wt-pat-prefill" width="6" height="6" patternUnits="userSpaceOnUse">
-                        <rect width="6" height="6" class="pat-solid" />
-                    </pattern>
-                    <pattern id="wt-pat-emit" width="5" height="5" patternUnits="userSpaceOnUse">
-                        <rect width="5" height="5" class="pat-bg" />
-                        <circle cx="2.5" cy="2.5" r="1.3" class="pat-dot" />
-                    </pattern>
-                    <pattern id="wt-pat-decode" width="6" height="6" patternUnits="userSpaceOnUse">
-                        <rect width="6" height="6" class="pat-bg" />
-                        <line x1="0" y1="3" x2="6" y2="3" class="pat-ink" stroke-width="1.5" />
-                    </pattern>
-                </defs>
+                {PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit, Fill::Rest])}
                 <text x=LEFT.to_string() y="14" class="chart-axis">"arrival 0"</text>
                 <text x=right.clone() y="14" class="chart-axis" text-anchor="end">{format!("first token {ttft}")}</text>
                 {segments}
@@ -117,7 +97,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                 <text x=LEFT.to_string() y="146" class="chart-axis">{format!("first token {ttft}")}</text>
                 <text x=right y="146" class="chart-axis" text-anchor="end">{end_label}</text>
                 {decode_bar}
-                <rect x=LEFT.to_string() y="195" width="13" height="13" fill="url(#wt-pat-decode)" class="chart-segment" />
+                <rect x=LEFT.to_string() y="195" width="13" height="13" fill=PATTERNS.url(Fill::Rest) class="chart-segment" />
                 <text x=format!("{}", LEFT + 20.0) y="206" class="chart-label">{decode_label}</text>
                 <text x=LEFT.to_string() y="222" class="chart-note">"second scale: the axis is broken after the first token"</text>
             </svg>

@@ -11,6 +11,7 @@
 //! latency. Pieces, shares, bins, the slowest requests and the sample come
 //! from `ttft_import::report`; this file only maps them to pixels.
 
+use crate::components::chart_patterns::{ChartPatterns, Fill};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::time::group_thousands;
@@ -34,39 +35,17 @@ fn along(value: Micros, axis: Micros, length: f64) -> f64 {
     Share { part: value, whole: axis }.percent().unwrap_or(0.0).clamp(0.0, 100.0) * length / 100.0
 }
 
-fn pattern(piece: Piece) -> &'static str {
-    match piece {
-        Piece::QueueWait => "url(#imp-pat-queue)",
-        Piece::Prefill | Piece::PrefillWithEmit => "url(#imp-pat-prefill)",
-        Piece::Emit => "url(#imp-pat-emit)",
-        Piece::Unattributed => "url(#imp-pat-rest)",
-    }
-}
+/// The import charts' fill patterns, defined once for all three charts.
+const PATTERNS: ChartPatterns = ChartPatterns::new("imp");
 
-fn patterns() -> impl IntoView {
-    view! {
-        <defs>
-            <pattern id="imp-pat-queue" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                <rect width="6" height="6" class="pat-bg" />
-                <line x1="0" y1="0" x2="0" y2="6" class="pat-ink" stroke-width="2.5" />
-            </pattern>
-            <pattern id="imp-pat-prefill" width="6" height="6" patternUnits="userSpaceOnUse">
-                <rect width="6" height="6" class="pat-solid" />
-            </pattern>
-            <pattern id="imp-pat-emit" width="5" height="5" patternUnits="userSpaceOnUse">
-                <rect width="5" height="5" class="pat-bg" />
-                <circle cx="2.5" cy="2.5" r="1.3" class="pat-dot" />
-            </pattern>
-            <pattern id="imp-pat-rest" width="6" height="6" patternUnits="userSpaceOnUse">
-                <rect width="6" height="6" class="pat-bg" />
-                <line x1="0" y1="3" x2="6" y2="3" class="pat-ink" stroke-width="1.5" />
-            </pattern>
-            <pattern id="imp-pat-whole" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-                <rect width="6" height="6" class="pat-bg" />
-                <line x1="0" y1="0" x2="0" y2="6" class="pat-ink" stroke-width="1" />
-            </pattern>
-        </defs>
-    }
+/// The pattern a piece is drawn with.
+fn pattern(piece: Piece) -> String {
+    PATTERNS.url(match piece {
+        Piece::QueueWait => Fill::Queue,
+        Piece::Prefill | Piece::PrefillWithEmit => Fill::Prefill,
+        Piece::Emit => Fill::Emit,
+        Piece::Unattributed => Fill::Rest,
+    })
 }
 
 /// The three charts for an import.
@@ -83,7 +62,7 @@ pub fn ImportCharts(
     view! {
         <section class="import-charts" aria-labelledby="import-charts-title">
             <h2 id="import-charts-title">"Charts"</h2>
-            <svg class="chart-defs" aria-hidden="true" focusable="false" width="0" height="0">{patterns()}</svg>
+            <svg class="chart-defs" aria-hidden="true" focusable="false" width="0" height="0">{PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit, Fill::Rest, Fill::Whole])}</svg>
             {move || stacked(&a, target.get())}
             {move || scatter(&b, target.get())}
             {move || histogram(&c, target.get())}
@@ -150,7 +129,7 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
                     let w = along(ttft, axis, PLOT);
                     view! {
                         <rect x=LEFT.to_string() y=format!("{:.1}", y + 3.0) width=format!("{w:.1}") height="14"
-                            fill="url(#imp-pat-whole)" class="chart-segment" />
+                            fill=PATTERNS.url(Fill::Whole) class="chart-segment" />
                     }
                     .into_any()
                 }
@@ -163,9 +142,9 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
         .collect_view();
     let tx = LEFT + along(target, axis, PLOT);
     let bottom = top + row_h * chosen.len() as f64;
-    let mut legend: Vec<(String, &'static str)> = pieces_seen.iter().map(|p| (p.label().to_owned(), pattern(*p))).collect();
+    let mut legend: Vec<(String, String)> = pieces_seen.iter().map(|p| (p.label().to_owned(), pattern(*p))).collect();
     if unsplit {
-        legend.push(("TTFT, not split".to_owned(), "url(#imp-pat-whole)"));
+        legend.push(("TTFT, not split".to_owned(), PATTERNS.url(Fill::Whole)));
     }
     let legend_view = legend
         .into_iter()
@@ -318,7 +297,7 @@ fn histogram(import: &Import, target: Micros) -> impl IntoView {
             let x = LEFT + along(bin.from, axis, PLOT);
             let w = (along(bin.to, axis, PLOT) - along(bin.from, axis, PLOT) - 1.0).max(0.5);
             let bh = bin.count as f64 / tallest as f64 * plot_h;
-            let fill = if bin.from >= target { "url(#imp-pat-queue)" } else { "url(#imp-pat-prefill)" };
+            let fill = PATTERNS.url(if bin.from >= target { Fill::Queue } else { Fill::Prefill });
             view! { <rect x=format!("{x:.1}") y=format!("{:.1}", base - bh) width=format!("{w:.1}") height=format!("{bh:.1}") fill=fill class="chart-segment" /> }
         })
         .collect_view();

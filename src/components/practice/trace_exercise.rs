@@ -13,6 +13,7 @@
 //! What it deliberately does not do: decide any verdict or compute any
 //! share (the core does both), or show an answer before the learner asks.
 
+use crate::components::chart_patterns::{ChartPatterns, Fill};
 use crate::components::practice::{dom_id, later_wins, next_stamp, open_for_app};
 use crate::components::prose::Prose;
 use crate::storage::{now_ms, Stored};
@@ -581,13 +582,8 @@ const ROW_HEIGHT: f64 = 34.0;
 const BAR_HEIGHT: f64 = 22.0;
 const CHART_TOP: f64 = 28.0;
 
-fn pattern_id(part: Part) -> &'static str {
-    match part {
-        Part::QueueWait => "tx-pat-queue",
-        Part::Prefill => "tx-pat-prefill",
-        Part::Emit => "tx-pat-emit",
-    }
-}
+/// The trace chart's fill patterns, one for each part.
+const PATTERNS: ChartPatterns = ChartPatterns::new("tx");
 
 /// The step between axis ticks, in whole milliseconds: about five ticks.
 fn tick_step(max_ms: i64) -> i64 {
@@ -628,7 +624,7 @@ fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                         start = end;
                         view! {
                             <rect x=format!("{x0:.2}") y=format!("{y:.1}") width=format!("{:.2}", (x1 - x0).max(0.0))
-                                height=BAR_HEIGHT.to_string() fill=format!("url(#{})", pattern_id(part)) class="chart-segment" />
+                                height=BAR_HEIGHT.to_string() fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
                         }
                     })
                     .collect_view()
@@ -658,7 +654,7 @@ fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
             let x = BARS_LEFT + k as f64 * 100.0;
             view! {
                 <rect x=format!("{x:.1}") y=format!("{:.1}", legend_y - 11.0) width="13" height="13"
-                    fill=format!("url(#{})", pattern_id(part)) class="chart-segment" />
+                    fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
                 <text x=format!("{:.1}", x + 18.0) y=format!("{legend_y:.1}") class="chart-label">{part.label()}</text>
             }
         })
@@ -707,19 +703,7 @@ fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                     <desc id="tx-chart-desc">
                         {format!("Stacked bars on one millisecond axis from 0 to {} ms, with the target at {target}. {description}", group_thousands(axis_ms.unsigned_abs()))}
                     </desc>
-                    <defs>
-                        <pattern id="tx-pat-queue" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                            <rect width="6" height="6" class="pat-bg" />
-                            <line x1="0" y1="0" x2="0" y2="6" class="pat-ink" stroke-width="2.5" />
-                        </pattern>
-                        <pattern id="tx-pat-prefill" width="6" height="6" patternUnits="userSpaceOnUse">
-                            <rect width="6" height="6" class="pat-solid" />
-                        </pattern>
-                        <pattern id="tx-pat-emit" width="5" height="5" patternUnits="userSpaceOnUse">
-                            <rect width="5" height="5" class="pat-bg" />
-                            <circle cx="2.5" cy="2.5" r="1.3" class="pat-dot" />
-                        </pattern>
-                    </defs>
+                    {PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit])}
                     <text x=BARS_LEFT.to_string() y="12" class="chart-axis">"server ms since arrival"</text>
                     {ticks}
                     {bars}
