@@ -256,34 +256,10 @@ fn read_ms(text: &str) -> Result<Option<Micros>, EntryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ttft_core::content::WorkedExpected;
-    use ttft_core::Part;
-
+    /// The worked timeline exactly as the page embeds it, so these tests
+    /// follow the lesson's own data rather than a copy of it.
     fn lesson() -> WorkedTimeline {
-        WorkedTimeline {
-            request_id: "R1".into(),
-            description: "A code review".into(),
-            prompt_tokens: 3_000,
-            output_tokens: 481,
-            arrival_ms: 0,
-            admitted_ms: 40,
-            prefill_end_ms: 350,
-            first_token_ms: 360,
-            last_token_ms: 12_360,
-            browser_first_text_ms: 450,
-            expected: WorkedExpected {
-                queue_wait_ms: 40,
-                prefill_ms: 310,
-                emit_ms: 10,
-                ttft_ms: 360,
-                dominant: Part::Prefill,
-                dominant_share_percent: 86,
-                time_per_token_ms: 25,
-                output_rate_tps: 40,
-                end_to_end_ms: 12_360,
-                unseen_by_server_ms: 90,
-            },
-        }
+        crate::course::load().expect("the embedded course loads").worked_timeline
     }
 
     fn check(changes: &[(Entry, &str)], expected_errors: &[(Entry, &str)], expected_ttft_ms: Option<i64>) {

@@ -322,30 +322,7 @@ mod tests {
         };
         Course {
             lesson: Lesson { title: String::new(), summary: String::new(), study_minutes: 60, sections: vec![] },
-            worked_timeline: WorkedTimeline {
-                request_id: "review".into(),
-                description: String::new(),
-                prompt_tokens: 3_000,
-                output_tokens: 481,
-                arrival_ms: 0,
-                admitted_ms: 40,
-                prefill_end_ms: 350,
-                first_token_ms: 360,
-                last_token_ms: 12_360,
-                browser_first_text_ms: 450,
-                expected: WorkedExpected {
-                    queue_wait_ms: 40,
-                    prefill_ms: 310,
-                    emit_ms: 10,
-                    ttft_ms: 360,
-                    dominant: Part::Prefill,
-                    dominant_share_percent: 86,
-                    time_per_token_ms: 25,
-                    output_rate_tps: 40,
-                    end_to_end_ms: 12_360,
-                    unseen_by_server_ms: 90,
-                },
-            },
+            worked_timeline: crate::validate::tests::timeline(),
             trace_exercise: TraceExercise {
                 id: "t".into(),
                 title: String::new(),

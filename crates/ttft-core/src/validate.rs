@@ -414,7 +414,7 @@ pub fn validate_interview(i: &Interview, rubric: &Rubric) -> Vec<ContentProblem>
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::answer::tests::exercise as trace;
     use crate::choice::tests::exercise as config;
@@ -428,7 +428,9 @@ mod tests {
         assert_eq!(got, expected);
     }
 
-    fn timeline() -> WorkedTimeline {
+    /// The lesson's worked timeline as a test fixture, shared with the
+    /// other modules' tests.
+    pub(crate) fn timeline() -> WorkedTimeline {
         WorkedTimeline {
             request_id: "review".into(),
             description: String::new(),
