@@ -32,7 +32,7 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer(process.env.TTFT_DIST ? { root: process.env.TTFT_DIST } : {});
+  server = await startServer();
   browser = await launchBrowser();
 });
 

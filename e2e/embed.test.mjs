@@ -31,7 +31,7 @@ import {
   waitForApp,
 } from './support.mjs';
 
-const dist = process.env.TTFT_DIST || DIST;
+const dist = DIST;
 let app;
 let browser;
 /** The allow-listed course page's server, and one that is not listed. */
@@ -74,7 +74,7 @@ async function startHost() {
 }
 
 before(async () => {
-  app = await startServer(process.env.TTFT_DIST ? { root: process.env.TTFT_DIST } : {});
+  app = await startServer();
   listed = await startHost();
   other = await startHost();
   browser = await launchBrowser();

@@ -15,7 +15,6 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import {
-  DIST,
   assertNoProblems,
   axeCheck,
   launchBrowser,
@@ -43,7 +42,7 @@ let mock;
 let browser;
 
 before(async () => {
-  server = await startServer({ root: process.env.TTFT_E2E_DIST ?? DIST });
+  server = await startServer();
   mock = await startMock();
   browser = await launchBrowser();
 });

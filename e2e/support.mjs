@@ -20,8 +20,12 @@ import { AxeBuilder } from '@axe-core/playwright';
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The release build the tests run against (scripts/release writes it). */
-export const DIST = join(ROOT, 'dist');
+/**
+ * The build the tests run against: `dist/` (scripts/release writes it), or
+ * the folder named by TTFT_DIST, e.g. a quick debug build. Every test file
+ * goes through `startServer`, so the variable holds for all of them.
+ */
+export const DIST = process.env.TTFT_DIST ? resolve(process.env.TTFT_DIST) : join(ROOT, 'dist');
 /** Where screenshots go (git-ignored). */
 export const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots');
 /**
