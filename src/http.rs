@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use ttft_core::grader::CallFailure;
 use ttft_core::provider::ApiKey;
-use ttft_core::time::Micros;
+use ttft_latency::time::Micros;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 

@@ -14,8 +14,8 @@
 
 use std::fmt;
 use ttft_core::content::WorkedTimeline;
-use ttft_core::split::unseen_by_server;
-use ttft_core::{split_request, Events, Field, Micros, RequestSplit, Timing, TimingError};
+use ttft_latency::split::unseen_by_server;
+use ttft_latency::{split_request, Events, Field, Micros, RequestSplit, Timing, TimingError};
 
 /// One box of the worked timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

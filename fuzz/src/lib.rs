@@ -5,13 +5,13 @@
 //! over `fuzz/corpus/` in the ordinary test suite. Each body feeds the bytes
 //! to a public parser of the core and asserts what must hold for any input
 //! the parser accepts; a panic anywhere is a finding. This file depends only
-//! on `ttft_core` and `serde_json`, which the core's tests also have.
+//! on `ttft_core`, `ttft_latency` and `serde_json`, which the core's tests also have.
 
 use ttft_core::answer::{check_share, expect, parse_quantity, Context};
 use ttft_core::choice::{check_config, check_seconds, check_total};
 use ttft_core::content::Course;
 use ttft_core::history::{merge, parse};
-use ttft_core::{Micros, TtftSplit};
+use ttft_latency::{Micros, TtftSplit};
 
 /// The saved-history parser: anything it accepts saves and reads back to
 /// the same history, and merging it with itself changes nothing.

@@ -15,7 +15,7 @@
 //! pattern (each chart lists its own).
 
 use leptos::prelude::*;
-use ttft_core::Part;
+use ttft_latency::Part;
 
 /// One fill pattern, named for what it stands for in a chart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

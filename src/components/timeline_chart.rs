@@ -12,7 +12,7 @@
 
 use crate::components::chart_patterns::{ChartPatterns, Fill};
 use leptos::prelude::*;
-use ttft_core::{Part, RequestSplit};
+use ttft_latency::{Part, RequestSplit};
 
 /// Left edge of the drawing.
 const LEFT: f64 = 8.0;

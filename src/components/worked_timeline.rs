@@ -17,7 +17,7 @@ use crate::components::timeline_chart::timeline_chart;
 use crate::timeline_entry::{Entries, Entry, Evaluation};
 use leptos::prelude::*;
 use ttft_core::content::WorkedTimeline;
-use ttft_core::{Decode, Dominant, Micros, Part, RequestSplit, Share};
+use ttft_latency::{Decode, Dominant, Micros, Part, RequestSplit, Share};
 
 /// Figures that were valid together.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -19,9 +19,9 @@
 //! `choice`).
 
 use crate::content::{Action, CauseClass, TraceExercise, TraceRow};
-use crate::split::{split_request, Dominant, Part, Share, TargetVerdict, TtftSplit};
-use crate::time::Micros;
-use crate::timing::TimingError;
+use ttft_latency::split::{split_request, Dominant, Part, Share, TargetVerdict, TtftSplit};
+use ttft_latency::time::Micros;
+use ttft_latency::timing::TimingError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

@@ -17,8 +17,8 @@
 
 use crate::answer::{parse_quantity, NumberError, Unit};
 use crate::content::{ConfigExercise, EvidenceOption, QualityStatus, ServingConfig, Workload, WorkloadNeed};
-use crate::split::format_tenths;
-use crate::time::{group_thousands, Micros};
+use ttft_latency::split::format_tenths;
+use ttft_latency::time::{group_thousands, Micros};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;

@@ -15,9 +15,9 @@
 //! The only behaviour here is turning a trace row or the worked timeline into
 //! the core's [`RequestTrace`], so every module splits content the same way.
 
-use crate::split::Part;
-use crate::time::Micros;
-use crate::timing::{Durations, Events, Outcome, RequestTrace, Timing};
+use ttft_latency::split::Part;
+use ttft_latency::time::Micros;
+use ttft_latency::timing::{Durations, Events, Outcome, RequestTrace, Timing};
 use serde::{Deserialize, Serialize};
 
 /// The whole course, one field a content file.

@@ -32,11 +32,11 @@
 //! sends the request, passes chunks and instants in, and saves the result.
 
 use crate::content::{Interview, Rubric};
-use crate::percentile::{percentiles, Convention, Percentiles};
+use ttft_latency::percentile::{percentiles, Convention, Percentiles};
 use crate::provider::Endpoint;
 use crate::rubric::{RubricScore, MAX_SCORE};
 use crate::sse::{error_code, error_message, read_chunk, SseError, SseParser, StreamItem};
-use crate::time::Micros;
+use ttft_latency::time::Micros;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::fmt;

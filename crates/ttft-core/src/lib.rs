@@ -1,9 +1,10 @@
 //! ttft-core: the pure Rust engine of ttft-lab.
 //!
-//! It splits a server's time to first token into queue wait, prefill and
-//! emit, summarises many requests, checks a learner's answers against the
-//! course content, keeps the self-score history's data model, and imports
-//! real serving traces. Every number the app shows comes from here.
+//! It holds the course: its content and validation, checks a learner's
+//! answers against that content, keeps the self-score history's data model,
+//! and speaks the protocols of embedding and the AI second opinion. The
+//! latency maths it checks answers with (the split, percentiles, summaries)
+//! is the `ttft-latency` crate below it.
 //!
 //! Architecture invariant: this crate has no browser dependency and does no
 //! I/O. It takes values and strings and returns values and typed errors; it
@@ -17,21 +18,11 @@ pub mod embed;
 pub mod grader;
 pub mod history;
 pub mod markup;
-pub mod percentile;
 pub mod provider;
 pub mod rubric;
-pub mod split;
 pub mod sse;
-pub mod summary;
 pub mod template;
-pub mod time;
-pub mod timing;
 pub mod validate;
 pub mod xapi;
 
-pub use percentile::{percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample};
-pub use split::{split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit};
-pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary};
-pub use time::Micros;
-pub use timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError};
 pub use validate::{validate_course, ContentProblem};

@@ -8,7 +8,7 @@
 //!
 //! This module does not parse markup, does not check stated answers (that is
 //! `validate`'s job) and does no arithmetic of its own: times use
-//! [`Micros`]'s display, shares use [`Share`](crate::split::Share)'s, batch
+//! [`Micros`]'s display, shares use [`Share`](ttft_latency::split::Share)'s, batch
 //! times come from `choice::plan`; it only adds a unit (`tokens/s`, `s`).
 //!
 //! # Grammar
@@ -39,9 +39,9 @@
 
 use crate::choice::{plan, ChoiceError, WorkloadPlan};
 use crate::content::{Course, ServingConfig, Workload};
-use crate::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict};
-use crate::time::{group_thousands, Micros};
-use crate::timing::TimingError;
+use ttft_latency::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict};
+use ttft_latency::time::{group_thousands, Micros};
+use ttft_latency::timing::TimingError;
 use std::fmt;
 
 /// Why a string could not be filled.

@@ -22,9 +22,9 @@ use crate::content::{
     Block, CauseClass, ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline, WorkloadNeed,
 };
 use crate::rubric::MAX_SCORE;
-use crate::split::{split_request, unseen_by_server, Dominant};
-use crate::time::Micros;
-use crate::timing::{Field, TimingError};
+use ttft_latency::split::{split_request, unseen_by_server, Dominant};
+use ttft_latency::time::Micros;
+use ttft_latency::timing::{Field, TimingError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -420,7 +420,7 @@ pub(crate) mod tests {
     use crate::choice::tests::exercise as config;
     use crate::content::{ConditionalChoice, DimensionScore, Followup, WorkedExpected};
     use crate::rubric::tests::rubric;
-    use crate::split::Part;
+    use ttft_latency::split::Part;
 
     /// Checks that `problems` are exactly `expected`, as "path: message".
     fn check(problems: Vec<ContentProblem>, expected: &[&str]) {

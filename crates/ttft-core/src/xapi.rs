@@ -26,7 +26,7 @@ use crate::answer::{LearnerAnswer, ShareEntry, TraceCheck};
 use crate::choice::{ChoiceError, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput};
 use crate::content::Rubric;
 use crate::rubric::{RubricScore, MAX_SCORE};
-use crate::time::Micros;
+use ttft_latency::time::Micros;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -431,9 +431,9 @@ mod tests {
         let first = &x.requests[0];
         let right = LearnerAnswer {
             dominant: Some(match first.answer.dominant {
-                crate::split::Part::QueueWait => DominantChoice::QueueWait,
-                crate::split::Part::Prefill => DominantChoice::Prefill,
-                crate::split::Part::Emit => DominantChoice::Emit,
+                ttft_latency::split::Part::QueueWait => DominantChoice::QueueWait,
+                ttft_latency::split::Part::Prefill => DominantChoice::Prefill,
+                ttft_latency::split::Part::Emit => DominantChoice::Emit,
             }),
             share_percent: Some(ShareEntry::Number(first.answer.share_percent)),
             investigate: x.actions.iter().find(|a| a.class == first.answer.investigate).map(|a| a.id.clone()),

@@ -12,7 +12,7 @@ use ttft_core::content::{Interview, Rubric};
 use ttft_core::grader::{build_request, compare, parse_reply, preview, question_text, Difference, GradingStream, ReplyProblem};
 use ttft_core::provider::{resolve, ApiKey, EndpointSettings};
 use ttft_core::rubric::RubricScore;
-use ttft_core::Micros;
+use ttft_latency::Micros;
 
 fn content<T: serde::de::DeserializeOwned>(name: &str) -> T {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../content").join(name);

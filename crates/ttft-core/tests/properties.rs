@@ -1,45 +1,22 @@
-//! Property tests of the core's invariants, and the fuzz targets' bodies run
-//! over their corpus so they keep compiling and passing without a fuzzer.
+//! Property tests of the course's invariants, and the fuzz targets' bodies
+//! run over their corpus so they keep compiling and passing without a fuzzer.
 //!
-//! The invariants: the three parts always add up to TTFT; an answer built
-//! from the computed split is always accepted; percentiles are monotone in p
-//! and lie within [min, max]; and no input makes a public function panic
-//! (random text to every parser, random numbers to the split, percentiles,
-//! summaries and answer checks). These tests do not check particular values;
-//! the unit tests beside each module do.
+//! The invariants: an answer built from the computed split is always
+//! accepted; and no input makes a public function panic (random text to
+//! every parser, random numbers to the answer checks). These tests do not
+//! check particular values; the unit tests beside each module do. The
+//! latency maths' own properties (the parts add up, percentiles are
+//! monotone) are in `ttft-latency`'s tests.
 
 use proptest::prelude::*;
 use ttft_core::answer::{check_trace, parse_quantity, DominantChoice, LearnerAnswer, ShareEntry};
 use ttft_core::content::{Action, CauseClass, RowAnswer, TraceExercise, TraceRow};
 use ttft_core::history;
-use ttft_core::percentile::{percentile, Convention};
-use ttft_core::split::format_tenths;
-use ttft_core::summary::{summarise, Observation};
-use ttft_core::{split_request, Durations, Events, Micros, Outcome, Part, RequestTrace, Timing, TtftSplit};
+use ttft_latency::split::format_tenths;
+use ttft_latency::{Micros, Part, TtftSplit};
 
 #[path = "../../../fuzz/src/lib.rs"]
 mod fuzz_bodies;
-
-fn durations(q: i64, p: i64, e: i64, ttft: Option<i64>) -> RequestTrace {
-    RequestTrace {
-        id: "P".into(),
-        prompt_tokens: None,
-        output_tokens: None,
-        queued_at_arrival: None,
-        outcome: Outcome::Completed,
-        timing: Timing::Durations(Durations {
-            queue_wait: Some(Micros(q)),
-            prefill: Some(Micros(p)),
-            emit: Some(Micros(e)),
-            ttft: ttft.map(Micros),
-            decode: None,
-        }),
-    }
-}
-
-fn outcome() -> impl Strategy<Value = Outcome> {
-    prop_oneof![Just(Outcome::Completed), Just(Outcome::Failed), Just(Outcome::Rejected), Just(Outcome::Cancelled)]
-}
 
 /// A one-row trace exercise with an action of every class.
 fn one_row(q: i64, p: i64, e: i64, target_ms: i64) -> TraceExercise {
@@ -74,43 +51,6 @@ fn one_row(q: i64, p: i64, e: i64, target_ms: i64) -> TraceExercise {
 
 proptest! {
     #[test]
-    fn parts_add_up_to_ttft_from_durations(q in 0i64..1 << 40, p in 0i64..1 << 40, e in 0i64..1 << 40) {
-        let s = split_request(&durations(q, p, e, None)).expect("non-negative durations split");
-        prop_assert_eq!(s.ttft(), Micros(q + p + e));
-        prop_assert_eq!(s.split.queue_wait + s.split.prefill + s.split.emit, s.ttft());
-        let stated = split_request(&durations(q, p, e, Some(q + p + e))).expect("a true TTFT is accepted");
-        prop_assert_eq!(stated.ttft(), s.ttft());
-    }
-
-    #[test]
-    fn parts_add_up_to_ttft_from_events(start in -(1i64 << 40)..1 << 40, gaps in proptest::array::uniform4(0i64..1 << 36)) {
-        let mut t = start;
-        let mut at = [0i64; 5];
-        at[0] = t;
-        for (i, g) in gaps.iter().enumerate() {
-            t += g;
-            at[i + 1] = t;
-        }
-        let req = RequestTrace {
-            id: "E".into(),
-            prompt_tokens: Some(10),
-            output_tokens: None,
-            queued_at_arrival: None,
-            outcome: Outcome::Completed,
-            timing: Timing::Events(Events {
-                arrival: Some(Micros(at[0])),
-                admitted: Some(Micros(at[1])),
-                prefill_end: Some(Micros(at[2])),
-                first_token: Some(Micros(at[3])),
-                last_token: Some(Micros(at[4])),
-            }),
-        };
-        let s = split_request(&req).expect("ordered events split");
-        prop_assert_eq!(s.ttft(), Micros(at[3] - at[0]));
-        prop_assert_eq!(s.end_to_end, Some(Micros(at[4] - at[0])));
-    }
-
-    #[test]
     fn a_correct_answer_is_always_accepted(
         q in 0i64..100_000, p in 0i64..100_000, e in 0i64..100_000, target in 1i64..200_000, whole in any::<bool>()
     ) {
@@ -134,64 +74,6 @@ proptest! {
         let answer = LearnerAnswer { dominant: Some(choice), share_percent: Some(ShareEntry::Text(text.clone())), investigate: Some(action) };
         let result = check_trace(&x, &[answer]);
         prop_assert!(result.all_correct(), "{} {:?}", text, result);
-    }
-
-    #[test]
-    fn percentiles_are_monotone_and_bounded(
-        samples in proptest::collection::vec(any::<i64>(), 1..60), p1 in 0u8..=100, p2 in 0u8..=100
-    ) {
-        let samples: Vec<Micros> = samples.into_iter().map(Micros).collect();
-        let (lo, hi) = (p1.min(p2), p1.max(p2));
-        let min = *samples.iter().min().expect("non-empty");
-        let max = *samples.iter().max().expect("non-empty");
-        for c in [Convention::NearestRank, Convention::Linear] {
-            let a = percentile(&samples, lo, c).expect("valid").value;
-            let b = percentile(&samples, hi, c).expect("valid").value;
-            prop_assert!(a <= b, "{:?} p{} = {:?} > p{} = {:?}", c, lo, a, hi, b);
-            prop_assert!(min <= a && b <= max);
-        }
-        prop_assert_eq!(percentile(&samples, 0, Convention::Linear).expect("valid").value, min);
-        prop_assert_eq!(percentile(&samples, 100, Convention::Linear).expect("valid").value, max);
-    }
-
-    #[test]
-    fn split_never_panics(q in any::<i64>(), p in any::<i64>(), e in any::<i64>(), t in proptest::option::of(any::<i64>()),
-                          tokens in proptest::option::of(any::<u64>()), ev in proptest::array::uniform5(proptest::option::of(any::<i64>()))) {
-        let _ = split_request(&durations(q, p, e, t));
-        let req = RequestTrace {
-            id: String::new(),
-            prompt_tokens: tokens,
-            output_tokens: tokens,
-            queued_at_arrival: None,
-            outcome: Outcome::Failed,
-            timing: Timing::Events(Events {
-                arrival: ev[0].map(Micros),
-                admitted: ev[1].map(Micros),
-                prefill_end: ev[2].map(Micros),
-                first_token: ev[3].map(Micros),
-                last_token: ev[4].map(Micros),
-            }),
-        };
-        if let Ok(s) = split_request(&req) {
-            let _ = s.decode.map(|d| (d.output_rate(), d.time_per_token()));
-            let _ = s.split.verdict(Micros(q));
-        }
-    }
-
-    #[test]
-    fn summaries_never_panic(rows in proptest::collection::vec(
-        (outcome(), proptest::option::of(any::<i64>()), proptest::option::of((any::<i64>(), any::<i64>(), any::<i64>()))), 0..40),
-        target in proptest::option::of(any::<i64>()), nearest in any::<bool>()) {
-        let obs: Vec<Observation> = rows.into_iter().map(|(outcome, ttft, parts)| Observation {
-            outcome,
-            ttft: ttft.map(Micros),
-            parts: parts.map(|(q, p, e)| TtftSplit { queue_wait: Micros(q), prefill: Micros(p), emit: Micros(e) }),
-        }).collect();
-        let c = if nearest { Convention::NearestRank } else { Convention::Linear };
-        let s = summarise(&obs, target.map(Micros), c);
-        prop_assert_eq!(s.requests, obs.len());
-        prop_assert_eq!(s.outcomes.total(), obs.len());
-        let _ = s.reading();
     }
 
     #[test]

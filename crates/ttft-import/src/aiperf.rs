@@ -15,7 +15,7 @@ use crate::field;
 use crate::importer::{line_at, parse_json, Import};
 use crate::model::{Breakdown, Figure, ImportedRequest, Location, Quantity, RunSummary};
 use serde_json::Value;
-use ttft_core::{Micros, Outcome};
+use ttft_latency::{Micros, Outcome};
 
 /// The time a `{value, unit}` metric holds, if it is one.
 fn metric_time(metrics: &Value, names: &[&str]) -> Option<Micros> {

@@ -4,7 +4,7 @@
 //!
 //! Two shapes, told apart by the header: server EVENTS in milliseconds on one
 //! clock (`arrival_ms, admitted_ms, prefill_end_ms, first_token_ms`, optional
-//! `last_token_ms`), validated by `ttft_core::split_request`; or phase
+//! `last_token_ms`), validated by `ttft_latency::split_request`; or phase
 //! DURATIONS (`queue_ms, prefill_ms, emit_ms`, optional `ttft_ms`,
 //! `decode_ms`). When a stated `ttft_ms` differs from the parts, the
 //! difference is kept as an unattributed part, not refused. A row that cannot
@@ -16,7 +16,7 @@
 
 use crate::importer::Import;
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
-use ttft_core::{split_request, Events, Micros, Outcome, RequestTrace, Timing};
+use ttft_latency::{split_request, Events, Micros, Outcome, RequestTrace, Timing};
 
 const EVENT_COLUMNS: [&str; 5] = ["arrival_ms", "admitted_ms", "prefill_end_ms", "first_token_ms", "last_token_ms"];
 const DURATION_COLUMNS: [&str; 5] = ["queue_ms", "prefill_ms", "emit_ms", "ttft_ms", "decode_ms"];

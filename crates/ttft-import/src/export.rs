@@ -7,7 +7,7 @@
 //! figures (shares, largest part) that the CSV importer has no column for.
 
 use crate::model::{ImportedRequest, Piece};
-use ttft_core::Micros;
+use ttft_latency::Micros;
 
 /// The header row, in column order.
 pub const HEADER: [&str; 19] = [
@@ -66,7 +66,7 @@ fn opt_ms(t: Option<Micros>) -> String {
 pub fn row(r: &ImportedRequest) -> String {
     let b = &r.breakdown;
     let share = |piece: Piece| {
-        b.share(piece).and_then(|s| s.tenths()).map(ttft_core::split::format_tenths).unwrap_or_default()
+        b.share(piece).and_then(|s| s.tenths()).map(ttft_latency::split::format_tenths).unwrap_or_default()
     };
     let prefill_share = if b.share(Piece::Prefill).is_some() { share(Piece::Prefill) } else { share(Piece::PrefillWithEmit) };
     let cells = [

@@ -6,7 +6,7 @@
 //! decides what a missing figure means; nothing here panics or guesses a unit.
 
 use serde_json::Value;
-use ttft_core::Micros;
+use ttft_latency::Micros;
 
 /// A finite number, from a JSON number or a numeric string.
 pub fn number(v: &Value) -> Option<f64> {

@@ -12,7 +12,7 @@
 use crate::field;
 use crate::importer::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
-use ttft_core::{Micros, Outcome};
+use ttft_latency::{Micros, Outcome};
 
 /// Reads a whole export.
 pub fn read_document(text: &str, import: &mut Import) {

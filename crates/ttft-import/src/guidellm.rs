@@ -13,7 +13,7 @@ use crate::field;
 use crate::importer::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
 use serde_json::Value;
-use ttft_core::Outcome;
+use ttft_latency::Outcome;
 
 /// Reads a whole file.
 pub fn read_document(text: &str, import: &mut Import) {

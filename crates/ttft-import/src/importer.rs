@@ -20,7 +20,7 @@ use crate::format::{detect, Capability, Format, Layout, UnknownFormat};
 use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
 use crate::{aiperf, csv, genai_perf, guidellm, jaeger, llmperf, otlp, sglang, vllm_bench};
 use serde::{Deserialize, Serialize};
-use ttft_core::{summarise, Convention, Micros, Observation, Outcome, Summary, TtftSplit};
+use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, Summary, TtftSplit};
 
 /// Most problems kept in a result; beyond this they are only counted, so a
 /// file of garbage cannot fill the page's memory with messages.

@@ -12,7 +12,7 @@ use crate::importer::{parse_json, Import};
 use crate::model::Location;
 use crate::otlp::{Attr, LlmSpan, SPAN_NAME};
 use serde_json::Value;
-use ttft_core::Micros;
+use ttft_latency::Micros;
 
 /// Reads a whole Jaeger JSON export.
 pub fn read_document(text: &str, import: &mut Import) {

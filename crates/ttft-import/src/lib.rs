@@ -17,10 +17,11 @@
 //!   target, sorting, percentiles of every piece, a histogram, a reading.
 //! - [`export::to_csv`] writes the per-request split.
 //!
-//! Architecture invariant: like `ttft-core`, this crate has no browser
-//! dependency and does no I/O. It never panics on file input, never invents
-//! a split the data does not hold, and never lets an error's zero latency
-//! pass for a fast request.
+//! Architecture invariant: this crate depends on `ttft-latency` (the split,
+//! percentiles, summaries) and on nothing of the course (`ttft-core`). Like
+//! it, it has no browser dependency and does no I/O. It never panics on file
+//! input, never invents a split the data does not hold, and never lets an
+//! error's zero latency pass for a fast request.
 
 pub mod aiperf;
 pub mod csv;

@@ -10,7 +10,7 @@
 use crate::field;
 use crate::importer::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
-use ttft_core::Outcome;
+use ttft_latency::Outcome;
 
 /// Reads a whole file.
 pub fn read_document(text: &str, import: &mut Import) {

@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use ttft_core::{Decode, Micros, Outcome, Share};
+use ttft_latency::{Decode, Micros, Outcome, Share};
 
 /// Where the clock that timed a request sits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

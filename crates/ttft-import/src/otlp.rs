@@ -27,7 +27,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::fmt;
-use ttft_core::{Micros, Outcome};
+use ttft_latency::{Micros, Outcome};
 
 /// The span name vLLM gives a request.
 pub const SPAN_NAME: &str = "llm_request";

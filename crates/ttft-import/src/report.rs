@@ -11,15 +11,15 @@
 //!
 //! This module does not read files (the importers do), does not compute the
 //! TTFT percentiles or outcome rules (it hands those to
-//! `ttft_core::summarise` through [`Import::summarise`]), and does not format
+//! `ttft_latency::summarise` through [`Import::summarise`]), and does not format
 //! HTML.
 
 use crate::importer::Import;
 use crate::model::{ImportedRequest, Largest, Piece};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use ttft_core::split::format_tenths;
-use ttft_core::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
+use ttft_latency::split::format_tenths;
+use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 
 /// Where one request stands against a TTFT target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -178,7 +178,7 @@ pub fn order(requests: &[ImportedRequest], column: Column, descending: bool, tar
 /// The largest piece of a request's split and that piece's share of its
 /// TTFT (for a tie, the first tied piece's share, which all tied pieces
 /// have). `None` when the request cannot be split.
-pub fn largest_share(request: &ImportedRequest) -> Option<(Largest, ttft_core::Share)> {
+pub fn largest_share(request: &ImportedRequest) -> Option<(Largest, ttft_latency::Share)> {
     let b = &request.breakdown;
     let largest = b.largest()?;
     let piece = match &largest {
@@ -399,7 +399,7 @@ pub fn spread(len: usize, max: usize) -> Vec<usize> {
 
 /// "3 of 40 requests (7.5%)", the share rounded once to a tenth of a percent.
 fn count_of(n: usize, total: usize) -> String {
-    let share = ttft_core::Share { part: Micros(n as i64), whole: Micros(total as i64) };
+    let share = ttft_latency::Share { part: Micros(n as i64), whole: Micros(total as i64) };
     match share.tenths() {
         Some(t) => format!("{n} of {total} requests ({}%)", format_tenths(t)),
         None => format!("{n} of {total} requests"),

@@ -15,7 +15,7 @@ use crate::field;
 use crate::importer::{parse_json, Import};
 use crate::model::{Breakdown, Figure, ImportedRequest, Location, Quantity, RunSummary};
 use serde_json::{Map, Value};
-use ttft_core::{Micros, Outcome};
+use ttft_latency::{Micros, Outcome};
 
 /// The arrays that make a file per-request.
 const ARRAYS: [&str; 6] = ["input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"];

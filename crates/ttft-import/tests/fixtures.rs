@@ -5,7 +5,7 @@
 //! The fixtures live outside the repository, in `shared/fixtures/real-traces`
 //! beside the clone; they are read, never copied in.
 
-use ttft_core::{Micros, Outcome};
+use ttft_latency::{Micros, Outcome};
 use ttft_import::{detect, import, Clock, Counts, Format, Import, Importer, Quantity};
 
 fn fixture(rel: &str) -> String {
@@ -60,7 +60,7 @@ fn vllm_bench_qps4() {
     let s = &imp.summaries[0];
     assert_eq!(s.get("p99_ttft_ms"), Some(&Quantity::Time(Micros(67_564))));
     assert_eq!(s.get("request_goodput:"), Some(&Quantity::Null));
-    let sum = imp.summarise(None, ttft_core::Convention::NearestRank);
+    let sum = imp.summarise(None, ttft_latency::Convention::NearestRank);
     assert_eq!(sum.requests, 200);
     assert!(sum.ttft.is_some());
 }
@@ -111,7 +111,7 @@ fn llmperf_lepton_rate_limited_are_errors_not_fast_requests() {
         assert_eq!(r.breakdown.ttft, None, "{}: a 429's ttft_s of 0 must not survive", r.id);
         assert_eq!(r.error.as_deref(), Some("error code 429"));
     }
-    let sum = imp.summarise(None, ttft_core::Convention::NearestRank);
+    let sum = imp.summarise(None, ttft_latency::Convention::NearestRank);
     let p = sum.ttft.expect("20 completed");
     assert!(p.values().iter().all(|v| v.value > Micros::ZERO), "no zero TTFT in a percentile");
 }

@@ -2,7 +2,7 @@
 //! (for the formats with no real fixture: vLLM spans in OTLP and Jaeger
 //! JSON, GenAI-Perf, SGLang), plus CSV, detection and lenient reading.
 
-use ttft_core::{Micros, Outcome};
+use ttft_latency::{Micros, Outcome};
 use ttft_import::{detect, export, import, Clock, Format, Import, Largest, Location, Piece, PrefillConvention};
 
 fn ms(v: i64) -> Option<Micros> {
@@ -152,7 +152,7 @@ fn csv_events_and_durations() {
     assert_eq!(imp.requests[1].breakdown.unattributed, ms(5), "a stated TTFT above the parts keeps the difference");
     assert_eq!(imp.requests[2].error.as_deref(), Some("429, busy"));
     assert_eq!(imp.requests[2].breakdown.pieces(), None);
-    let sum = imp.summarise(Some(Micros::from_ms(1_000)), ttft_core::Convention::NearestRank);
+    let sum = imp.summarise(Some(Micros::from_ms(1_000)), ttft_latency::Convention::NearestRank);
     assert_eq!(sum.no_first_token.total(), 1);
 }
 

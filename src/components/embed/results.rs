@@ -27,7 +27,7 @@ use ttft_core::content::{ConfigExercise, Rubric, TraceExercise};
 use ttft_core::embed::{EmbedOptions, Origin};
 use ttft_core::rubric::RubricScore;
 use ttft_core::xapi::{self, ActivityBase, Actor, Statement, StatementContext};
-use ttft_core::Micros;
+use ttft_latency::Micros;
 
 /// Where statements go and what they share, from context.
 #[derive(Clone, Debug)]

@@ -14,8 +14,8 @@
 use crate::components::chart_patterns::{ChartPatterns, Fill};
 use leptos::prelude::*;
 use std::sync::Arc;
-use ttft_core::time::group_thousands;
-use ttft_core::{Micros, Share};
+use ttft_latency::time::group_thousands;
+use ttft_latency::{Micros, Share};
 use ttft_import::report::{self, Standing};
 use ttft_import::{Import, Piece};
 

@@ -20,8 +20,8 @@ use super::slices::{download, read_file, ReadEnd, Step};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
-use ttft_core::time::group_thousands;
-use ttft_core::{Convention, Micros};
+use ttft_latency::time::group_thousands;
+use ttft_latency::{Convention, Micros};
 use ttft_import::{export, import, Import, UnknownFormat};
 use web_sys::File;
 

@@ -5,13 +5,13 @@
 //! counts by largest delay; and the short reading in plain words.
 //!
 //! What it deliberately does not do: compute a percentile, a count or a
-//! sentence. They come from `ttft_core::summarise` (through
+//! sentence. They come from `ttft_latency::summarise` (through
 //! `Import::summarise`) and `ttft_import::report`.
 
 use leptos::prelude::*;
 use std::sync::Arc;
-use ttft_core::time::group_thousands;
-use ttft_core::{Convention, Micros, Outcome, Percentiles};
+use ttft_latency::time::group_thousands;
+use ttft_latency::{Convention, Micros, Outcome, Percentiles};
 use ttft_import::report;
 use ttft_import::Import;
 

@@ -10,8 +10,8 @@
 
 use leptos::prelude::*;
 use std::sync::Arc;
-use ttft_core::time::group_thousands;
-use ttft_core::Micros;
+use ttft_latency::time::group_thousands;
+use ttft_latency::Micros;
 use ttft_import::report::{self, Column, Standing};
 use ttft_import::{Clock, Import, ImportedRequest, PrefillConvention};
 

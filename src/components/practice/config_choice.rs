@@ -24,9 +24,9 @@ use ttft_core::choice::{
     check_workload, plan, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput, WorkloadPlan,
 };
 use ttft_core::content::{ConfigExercise, ServingConfig, Workload, WorkloadNeed};
-use ttft_core::split::format_tenths;
-use ttft_core::time::group_thousands;
-use ttft_core::Micros;
+use ttft_latency::split::format_tenths;
+use ttft_latency::time::group_thousands;
+use ttft_latency::Micros;
 
 /// The learner's work on the configuration choice, as it is stored. Every
 /// list is by workload, in content order.

@@ -24,9 +24,9 @@ use ttft_core::answer::{
     check_trace, DominantChoice, LearnerAnswer, Misconception, NumberError, Reveal, ShareEntry, TraceCheck, Verdict,
 };
 use ttft_core::content::{CauseClass, TraceExercise, TraceRow};
-use ttft_core::split::format_tenths;
-use ttft_core::time::group_thousands;
-use ttft_core::{split_request, Micros, Part, TargetVerdict};
+use ttft_latency::split::format_tenths;
+use ttft_latency::time::group_thousands;
+use ttft_latency::{split_request, Micros, Part, TargetVerdict};
 
 /// The learner's work on the trace exercise, as it is stored.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -596,7 +596,7 @@ fn tick_step(max_ms: i64) -> i64 {
 /// The stacked bar chart of each request's queue wait, prefill and emit on
 /// one millisecond axis, with the target line, and a data table beside it.
 fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
-    let splits: Vec<(String, Option<ttft_core::TtftSplit>)> =
+    let splits: Vec<(String, Option<ttft_latency::TtftSplit>)> =
         rows.iter().map(|r| (r.id.clone(), split_request(&r.request_trace()).ok().map(|s| s.split))).collect();
     let longest = splits.iter().filter_map(|(_, s)| s.map(|s| s.ttft())).max().unwrap_or_default().max(target);
     let longest_ms = (longest.0 / 1_000).max(1);

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use ttft_core::content::Rubric;
 use ttft_core::grader::{build_request, parse_reply, preview, CallFailure, GradingStream};
-use ttft_core::time::Micros;
+use ttft_latency::time::Micros;
 
 /// The whole call may take this long.
 pub const OVERALL_LIMIT: Micros = Micros(60_000_000);

@@ -9,7 +9,7 @@
 
 use leptos::prelude::*;
 use ttft_core::grader::{ClientTiming, CLIENT_CLOCK_NOTE};
-use ttft_core::time::Micros;
+use ttft_latency::time::Micros;
 
 /// The timings table and the clock note.
 #[component]

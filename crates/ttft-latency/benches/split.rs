@@ -2,7 +2,7 @@
 //! synthetic requests, split one by one and then summarised, reported by
 //! Criterion as requests per second (its `thrpt` line, in elements/s).
 //!
-//! Run: `cargo bench -p ttft-core --bench split`. The requests are made once,
+//! Run: `cargo bench -p ttft-latency --bench split`. The requests are made once,
 //! before timing, from a fixed-seed generator, so runs compare. This
 //! measures the native build; the app's wasm build is tuned for size and
 //! will be slower. It does not measure parsing of trace files (the
@@ -10,9 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
-use ttft_core::{
-    split_request, summarise_splits, Convention, Durations, Micros, Outcome, OutcomeCounts, RequestTrace, Timing,
-};
+use ttft_latency::{split_request, summarise_splits, Convention, Durations, Micros, Outcome, OutcomeCounts, RequestTrace, Timing};
 
 const REQUESTS: usize = 1_000_000;
 

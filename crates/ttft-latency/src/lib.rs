@@ -1,0 +1,25 @@
+//! ttft-latency: the latency maths of ttft-lab.
+//!
+//! Integer time ([`Micros`]), what a trace says about one request
+//! ([`timing`]), the exact split TTFT = queue wait + prefill + emit
+//! ([`split`]), percentiles under named conventions ([`percentile`]),
+//! summaries of many requests ([`summary`]), and the two number formats they
+//! print (`split::format_tenths`, `time::group_thousands`). This is all the
+//! trace importer needs; the course (content, exercises, rubric, history)
+//! lives in `ttft-core`, above this crate.
+//!
+//! Architecture invariant: no browser dependency, no I/O, nothing about the
+//! course. It takes values and returns values and typed errors; it never
+//! panics on learner or file input.
+
+pub mod percentile;
+pub mod split;
+pub mod summary;
+pub mod time;
+pub mod timing;
+
+pub use percentile::{percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample};
+pub use split::{split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit};
+pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary};
+pub use time::Micros;
+pub use timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError};
