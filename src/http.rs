@@ -6,20 +6,20 @@
 //! is read chunk by chunk through the response's `ReadableStream` reader and
 //! each chunk is handed to the caller with the instant it arrived
 //! (`performance.now()`, the page's monotonic clock), so the caller can
-//! feed `ttft_core::grader::GradingStream` and time the call.
+//! feed `ttft_core::second_opinion::GradingStream` and time the call.
 //!
 //! Cancelling, a timeout and a stall all go through one [`Abort`]: it
 //! records why, then aborts the `AbortController`, which makes the pending
 //! `fetch` or `read()` reject; the rejection is then reported as the reason
 //! recorded, not as a network error. What it deliberately does not do:
 //! decide when to time out (the caller's timer does), parse the stream
-//! (`ttft_core::sse`), or send anything without being asked.
+//! (`ttft_core::second_opinion::sse`), or send anything without being asked.
 
 use js_sys::{Promise, Uint8Array};
 use std::cell::RefCell;
 use std::rc::Rc;
-use ttft_core::grader::CallFailure;
-use ttft_core::provider::ApiKey;
+use ttft_core::second_opinion::CallFailure;
+use ttft_core::second_opinion::provider::ApiKey;
 use ttft_latency::time::Micros;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;

@@ -13,7 +13,7 @@
 //! no secret and go through `storage::Stored` like any other value), show
 //! the key, or put it anywhere but these two entries.
 
-use ttft_core::provider::ApiKey;
+use ttft_core::second_opinion::provider::ApiKey;
 
 /// The one storage key the API key is kept under, in either storage.
 pub const KEY_NAME: &str = "ttft-lab/v1/second-opinion/key";

@@ -5,7 +5,7 @@
 //! event's data may exceed the limit.
 #![no_main]
 
-use ttft_core::sse::{read_chunk, SseParser};
+use ttft_core::second_opinion::sse::{read_chunk, SseParser};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Some((&cut, rest)) = data.split_first() else { return };

@@ -7,8 +7,8 @@
 //! the parser accepts; a panic anywhere is a finding. This file depends only
 //! on `ttft_core`, `ttft_latency` and `serde_json`, which the core's tests also have.
 
-use ttft_core::answer::{check_share, expect, parse_quantity, Context};
-use ttft_core::choice::{check_config, check_seconds, check_total};
+use ttft_core::exercises::trace_exercise::{check_share, expect, parse_quantity, Context};
+use ttft_core::exercises::config_choice::{check_config, check_seconds, check_total};
 use ttft_core::content::Course;
 use ttft_core::history::{merge, parse};
 use ttft_latency::{Micros, TtftSplit};
@@ -46,9 +46,9 @@ pub fn share(data: &[u8]) {
 /// exercises checked against empty answers.
 pub fn course(data: &[u8]) {
     let Ok(course) = serde_json::from_slice::<Course>(data) else { return };
-    for problem in ttft_core::validate_course(&course) {
+    for problem in ttft_core::content::validate::validate_course(&course) {
         assert!(!problem.path.is_empty(), "every problem has a path");
     }
-    let _ = ttft_core::answer::check_trace(&course.trace_exercise, &[]).tally();
+    let _ = ttft_core::exercises::trace_exercise::check_trace(&course.trace_exercise, &[]).tally();
     let _ = check_config(&course.config_exercise, &[]);
 }

@@ -16,7 +16,7 @@ use crate::components::worked_timeline::WorkedTimelineWidget;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::content::{Block, Course, Section, Widget};
-use ttft_core::markup::is_allowed_href;
+use ttft_core::content::markup::is_allowed_href;
 
 /// The lesson part of the course.
 #[component]

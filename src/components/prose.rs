@@ -2,9 +2,9 @@
 //! core, inline markup turned into elements.
 //!
 //! Every string from a content file passes through here. Placeholders such
-//! as `{H2.share.queue_wait}` are filled by `ttft_core::template` first, so
+//! as `{H2.share.queue_wait}` are filled by `ttft_core::content::template` first, so
 //! a figure in a sentence is whatever the core computes; the result is then
-//! parsed by `ttft_core::markup` and each [`Inline`] becomes an element.
+//! parsed by `ttft_core::content::markup` and each [`Inline`] becomes an element.
 //! Text is only ever set as text, never as HTML.
 //!
 //! What it deliberately does not do: block layout (the lesson decides
@@ -14,7 +14,7 @@ use crate::course::CourseContext;
 use crate::navigation::Navigator;
 use crate::route::CoursePart;
 use leptos::prelude::*;
-use ttft_core::markup::{self, Inline};
+use ttft_core::content::markup::{self, Inline};
 
 /// A content string with its placeholders filled. If filling fails (the
 /// content test should make that impossible) the text is shown as written
@@ -23,7 +23,7 @@ pub fn fill(text: &str) -> String {
     let Some(CourseContext(course)) = use_context::<CourseContext>() else {
         return text.to_owned();
     };
-    match ttft_core::template::fill(text, &course) {
+    match ttft_core::content::template::fill(text, &course) {
         Ok(filled) => filled,
         Err(e) => {
             leptos::logging::warn!("course text could not be filled ({e}): {text}");

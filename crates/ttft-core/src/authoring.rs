@@ -27,7 +27,7 @@
 //! fetches `src=` paths; the app does, and passes the text in.
 
 use crate::content::{ConfigExercise, TraceExercise};
-use crate::validate::{validate_config_exercise, validate_trace_exercise, ContentProblem};
+use crate::content::validate::{validate_config_exercise, validate_trace_exercise, ContentProblem};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;

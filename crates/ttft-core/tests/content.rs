@@ -14,9 +14,9 @@ use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use ttft_core::content::*;
-use ttft_core::markup::{parse, Inline};
-use ttft_core::template::fill;
-use ttft_core::validate_course;
+use ttft_core::content::markup::{parse, Inline};
+use ttft_core::content::template::fill;
+use ttft_core::content::validate::validate_course;
 
 fn content_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../content")

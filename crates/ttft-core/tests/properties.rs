@@ -9,7 +9,7 @@
 //! monotone) are in `ttft-latency`'s tests.
 
 use proptest::prelude::*;
-use ttft_core::answer::{check_trace, parse_quantity, DominantChoice, LearnerAnswer, ShareEntry};
+use ttft_core::exercises::trace_exercise::{check_trace, parse_quantity, DominantChoice, LearnerAnswer, ShareEntry};
 use ttft_core::content::{Action, CauseClass, RowAnswer, TraceExercise, TraceRow};
 use ttft_core::history;
 use ttft_latency::split::format_tenths;
@@ -92,7 +92,7 @@ proptest! {
                 let _ = check_trace(&x, &[a]).tally();
             }
         }
-        let _ = ttft_core::validate::validate_trace_exercise(&x);
+        let _ = ttft_core::content::validate::validate_trace_exercise(&x);
     }
 
     #[test]

@@ -28,7 +28,7 @@ use ttft_core::authoring::{encode_for_url, parse_authored, AuthoredExercise, MAX
 use ttft_core::content::Course;
 use ttft_core::embed::{parse_query, percent_encode, ContentSource};
 use ttft_latency::time::group_thousands;
-use ttft_core::validate::ContentProblem;
+use ttft_core::content::validate::ContentProblem;
 
 /// How long after the last keystroke the file is checked.
 const CHECK_AFTER: Duration = Duration::from_millis(400);

@@ -1,6 +1,6 @@
 //! Results to the host page: when a learner checks the trace exercise or
 //! the configuration choice, or saves a self-score, an xAPI-shaped statement
-//! is built by the core (`ttft_core::xapi`) and posted to the parent page,
+//! is built by the core (`ttft_core::embed::xapi`) and posted to the parent page,
 //! so the host can forward it to its learning record store.
 //!
 //! [`ResultsSink`] is provided as context by the shell; the practice
@@ -21,12 +21,12 @@ use crate::course::CourseContext;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use ttft_core::answer::{check_trace, LearnerAnswer};
-use ttft_core::choice::{check_config, WorkloadInput};
+use ttft_core::exercises::trace_exercise::{check_trace, LearnerAnswer};
+use ttft_core::exercises::config_choice::{check_config, WorkloadInput};
 use ttft_core::content::{ConfigExercise, Rubric, TraceExercise};
 use ttft_core::embed::{EmbedOptions, Origin};
 use ttft_core::rubric::RubricScore;
-use ttft_core::xapi::{self, ActivityBase, Actor, Statement, StatementContext};
+use ttft_core::embed::xapi::{self, ActivityBase, Actor, Statement, StatementContext};
 use ttft_latency::Micros;
 
 /// Where statements go and what they share, from context.

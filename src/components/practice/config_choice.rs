@@ -6,7 +6,7 @@
 //! fits the window; for an interactive workload: which configurations meet
 //! the target at p95 and their shares of late first tokens), and the
 //! evidence still needed. "Check" hands one workload's answers to
-//! `ttft_core::choice::check_workload` and shows each verdict beside its
+//! `ttft_core::exercises::config_choice::check_workload` and shows each verdict beside its
 //! field, with the core's summary announced; "Reveal" shows the content's
 //! answer, the core's arithmetic and the reasoning. The learner's inputs
 //! are one [`ChoiceWork`] value, stored under its own key.
@@ -20,7 +20,7 @@ use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use ttft_core::choice::{
+use ttft_core::exercises::config_choice::{
     check_workload, plan, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput, WorkloadPlan,
 };
 use ttft_core::content::{ConfigExercise, ServingConfig, Workload, WorkloadNeed};
@@ -202,7 +202,7 @@ fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
         }
         Field::Evidence(id) => {
             let e = &check.evidence;
-            let hit = |list: &[ttft_core::choice::EvidenceNote]| list.iter().find(|n| &n.id == id).map(|n| n.why.clone());
+            let hit = |list: &[ttft_core::exercises::config_choice::EvidenceNote]| list.iter().find(|n| &n.id == id).map(|n| n.why.clone());
             // Only ticked options get a verdict: naming the needed ones the
             // learner left unticked would give the answer away before the
             // reveal. The summary says how many are still needed.

@@ -3,7 +3,7 @@
 //! The learner reads the trace table and a chart of each request's three
 //! parts, then predicts, for each request, the dominant delay, its share of
 //! TTFT and what to investigate first. "Check" hands the answers as they
-//! stand to `ttft_core::answer::check_trace`; each field shows its verdict
+//! stand to `ttft_core::exercises::trace_exercise::check_trace`; each field shows its verdict
 //! next to it, with the misconception's title and explanation from content,
 //! and the core's one-sentence summary is announced. "Reveal" shows the
 //! core's answer with the content's reasoning (figures filled by the core).
@@ -20,7 +20,7 @@ use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use ttft_core::answer::{
+use ttft_core::exercises::trace_exercise::{
     check_trace, DominantChoice, LearnerAnswer, Misconception, NumberError, Reveal, ShareEntry, TraceCheck, Verdict,
 };
 use ttft_core::content::{CauseClass, TraceExercise, TraceRow};

@@ -10,7 +10,7 @@
 //! only when the grade is of the answer as it now stands.
 //!
 //! What it deliberately does not do: build the request, read the stream,
-//! check the reply or compute any timing (all `ttft_core::grader`), call
+//! check the reply or compute any timing (all `ttft_core::second_opinion`), call
 //! `fetch` (`crate::http`), or keep the key (`crate::key_storage`).
 
 pub mod comparison;
@@ -24,7 +24,7 @@ use leptos::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use ttft_core::content::Rubric;
-use ttft_core::grader::{AiGrade, ClientTiming};
+use ttft_core::second_opinion::{AiGrade, ClientTiming};
 use ttft_core::history::SecondOpinion;
 use ttft_core::rubric::RubricScore;
 

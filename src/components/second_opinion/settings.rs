@@ -7,7 +7,7 @@
 //! only in the core's masked form with a "Replace key" action; it is kept in
 //! `sessionStorage`, or in `localStorage` when "Remember on this device" is
 //! ticked (`crate::key_storage`). Every check of the URL and the key's need
-//! comes from `ttft_core::provider`. What it deliberately does not do: send
+//! comes from `ttft_core::second_opinion::provider`. What it deliberately does not do: send
 //! anything, or show the key again.
 
 use crate::components::practice::{later_wins, next_stamp, open_for_app};
@@ -15,7 +15,7 @@ use crate::key_storage::{self, KeyPlace};
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
-use ttft_core::provider::{self, find_preset, parse_base_url, ApiKey, EndpointSettings, PRESETS};
+use ttft_core::second_opinion::provider::{self, find_preset, parse_base_url, ApiKey, EndpointSettings, PRESETS};
 
 /// The endpoint as stored: no key, ever.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

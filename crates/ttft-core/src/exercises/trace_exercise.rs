@@ -16,7 +16,7 @@
 //! "27.8 min", "4e6". It is exact (thousandths, no floats) and returns a
 //! typed [`NumberError`] for anything else. It does not render anything, keep
 //! answers between visits, or know about the configuration exercise (that is
-//! `choice`).
+//! `config_choice`).
 
 use crate::content::{Action, CauseClass, TraceExercise, TraceRow};
 use ttft_latency::split::{split_request, Dominant, Part, Share, TargetVerdict, TtftSplit};

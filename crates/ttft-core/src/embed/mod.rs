@@ -34,7 +34,10 @@
 //! This module builds text and values only: it does not touch the DOM,
 //! measure anything or post messages.
 
-use crate::provider::{is_loopback_host, split_authority};
+
+pub mod xapi;
+
+use crate::second_opinion::provider::{is_loopback_host, split_authority};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::fmt;

@@ -9,7 +9,7 @@
 //! This module does not parse markup, does not check stated answers (that is
 //! `validate`'s job) and does no arithmetic of its own: times use
 //! [`Micros`]'s display, shares use [`Share`](ttft_latency::split::Share)'s, batch
-//! times come from `choice::plan`; it only adds a unit (`tokens/s`, `s`).
+//! times come from `config_choice::plan`; it only adds a unit (`tokens/s`, `s`).
 //!
 //! # Grammar
 //!
@@ -37,7 +37,7 @@
 //! `over` and `margin` are errors when they do not apply (a row within its
 //! target has no `over`), so prose cannot state a comparison that is false.
 
-use crate::choice::{plan, ChoiceError, WorkloadPlan};
+use crate::exercises::config_choice::{plan, ChoiceError, WorkloadPlan};
 use crate::content::{Course, ServingConfig, Workload};
 use ttft_latency::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict};
 use ttft_latency::time::{group_thousands, Micros};
@@ -322,7 +322,7 @@ mod tests {
         };
         Course {
             lesson: Lesson { title: String::new(), summary: String::new(), study_minutes: 60, sections: vec![] },
-            worked_timeline: crate::validate::tests::timeline(),
+            worked_timeline: crate::content::validate::tests::timeline(),
             trace_exercise: TraceExercise {
                 id: "t".into(),
                 title: String::new(),

@@ -4,8 +4,8 @@
 //! the app's build script and parsed with these types in the browser; the
 //! native content test parses the TOML directly with the same types and
 //! checks every stated answer against what the core computes. This module
-//! only describes shapes; checking lives in `validate`, `answer`, `config`
-//! and `rubric`.
+//! only describes shapes; checking lives in `validate`, `exercises` and
+//! `rubric`.
 //!
 //! Times in content are whole milliseconds (`*_ms`) because that is how the
 //! course states them; shares and rates are stated the way a learner would
@@ -14,6 +14,11 @@
 //!
 //! The only behaviour here is turning a trace row or the worked timeline into
 //! the core's [`RequestTrace`], so every module splits content the same way.
+
+
+pub mod markup;
+pub mod template;
+pub mod validate;
 
 use ttft_latency::split::Part;
 use ttft_latency::time::Micros;

@@ -16,8 +16,8 @@
 //! instead of stopping at the first, and never panics. It does not read
 //! files (the content test does) or check prose wording.
 
-use crate::answer::{expect, Misconception};
-use crate::choice::{plan, WorkloadPlan};
+use crate::exercises::trace_exercise::{expect, Misconception};
+use crate::exercises::config_choice::{plan, WorkloadPlan};
 use crate::content::{
     Block, CauseClass, ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline, WorkloadNeed,
 };
@@ -416,8 +416,8 @@ pub fn validate_interview(i: &Interview, rubric: &Rubric) -> Vec<ContentProblem>
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::answer::tests::exercise as trace;
-    use crate::choice::tests::exercise as config;
+    use crate::exercises::trace_exercise::tests::exercise as trace;
+    use crate::exercises::config_choice::tests::exercise as config;
     use crate::content::{ConditionalChoice, DimensionScore, Followup, WorkedExpected};
     use crate::rubric::tests::rubric;
     use ttft_latency::split::Part;

@@ -22,8 +22,8 @@
 //! This module does not post anything or decide where statements go (see
 //! `embed` for the origin allow-list).
 
-use crate::answer::{LearnerAnswer, ShareEntry, TraceCheck};
-use crate::choice::{ChoiceError, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput};
+use crate::exercises::trace_exercise::{LearnerAnswer, ShareEntry, TraceCheck};
+use crate::exercises::config_choice::{ChoiceError, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput};
 use crate::content::Rubric;
 use crate::rubric::{RubricScore, MAX_SCORE};
 use ttft_latency::time::Micros;
@@ -375,8 +375,8 @@ pub fn statement_message(statement: &Statement) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::{check_trace, DominantChoice};
-    use crate::choice::check_config;
+    use crate::exercises::trace_exercise::{check_trace, DominantChoice};
+    use crate::exercises::config_choice::check_config;
     use serde_json::json;
 
     fn check_duration(us: i64, expected: &str) {
@@ -426,7 +426,7 @@ mod tests {
 
     #[test]
     fn a_trace_check() {
-        let x = crate::answer::tests::exercise();
+        let x = crate::exercises::trace_exercise::tests::exercise();
         let ids: Vec<String> = x.requests.iter().map(|r| r.id.clone()).collect();
         let first = &x.requests[0];
         let right = LearnerAnswer {
@@ -473,7 +473,7 @@ mod tests {
 
     #[test]
     fn a_config_check() {
-        let x = crate::choice::tests::exercise();
+        let x = crate::exercises::config_choice::tests::exercise();
         let ids: Vec<String> = x.workloads.iter().map(|w| w.id.clone()).collect();
         let inputs: Vec<WorkloadInput> =
             x.workloads.iter().map(|w| WorkloadInput { choice: Some(w.answer.choice.clone()), ..WorkloadInput::default() }).collect();

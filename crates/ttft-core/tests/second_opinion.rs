@@ -9,8 +9,8 @@
 
 use serde_json::{json, Value};
 use ttft_core::content::{Interview, Rubric};
-use ttft_core::grader::{build_request, compare, parse_reply, preview, question_text, Difference, GradingStream, ReplyProblem};
-use ttft_core::provider::{resolve, ApiKey, EndpointSettings};
+use ttft_core::second_opinion::{build_request, compare, parse_reply, preview, question_text, Difference, GradingStream, ReplyProblem};
+use ttft_core::second_opinion::provider::{resolve, ApiKey, EndpointSettings};
 use ttft_core::rubric::RubricScore;
 use ttft_latency::Micros;
 

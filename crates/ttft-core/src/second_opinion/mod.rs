@@ -31,11 +31,15 @@
 //! This module does no I/O, reads no clock and stores nothing; the app
 //! sends the request, passes chunks and instants in, and saves the result.
 
+
+pub mod provider;
+pub mod sse;
+
 use crate::content::{Interview, Rubric};
 use ttft_latency::percentile::{percentiles, Convention, Percentiles};
-use crate::provider::Endpoint;
+use crate::second_opinion::provider::Endpoint;
 use crate::rubric::{RubricScore, MAX_SCORE};
-use crate::sse::{error_code, error_message, read_chunk, SseError, SseParser, StreamItem};
+use crate::second_opinion::sse::{error_code, error_message, read_chunk, SseError, SseParser, StreamItem};
 use ttft_latency::time::Micros;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
