@@ -12,7 +12,7 @@
 //! start time so the page can sort.
 
 use crate::field;
-use crate::importer::{line_at, parse_json, Import};
+use crate::read::{line_at, parse_json, Import};
 use crate::model::{Breakdown, Figure, ImportedRequest, Location, Quantity, RunSummary};
 use serde_json::Value;
 use ttft_latency::{Micros, Outcome};

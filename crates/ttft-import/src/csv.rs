@@ -14,7 +14,7 @@
 //! RFC 4180 implementation: fields may be quoted (with `""` for a quote, and
 //! line breaks inside quotes), and that is all.
 
-use crate::importer::Import;
+use crate::read::Import;
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
 use ttft_latency::{split_request, Events, Micros, Outcome, RequestTrace, Timing};
 
@@ -88,8 +88,53 @@ pub fn split_row(line: &str) -> Vec<String> {
     out
 }
 
+/// A CSV read in progress: the header's columns once seen, and a quoted row
+/// that spans lines until its quotes close.
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    columns: Option<Columns>,
+    /// The line number where an unfinished quoted row began.
+    row_start: Option<usize>,
+    /// That unfinished row's text so far.
+    row: String,
+}
+
+impl State {
+    /// Reads one line. A quoted field may hold a line break: lines are
+    /// joined until the quotes close, and the row is named by its first line.
+    pub fn read_line(&mut self, line: &str, n: usize, import: &mut Import) {
+        match self.row_start {
+            Some(start) => {
+                self.row.push('\n');
+                self.row.push_str(line);
+                if quotes_balanced(&self.row) {
+                    let row = std::mem::take(&mut self.row);
+                    self.row_start = None;
+                    read_row(&mut self.columns, &row, start, import);
+                }
+            }
+            None if !quotes_balanced(line) => {
+                self.row_start = Some(n);
+                self.row = line.to_owned();
+            }
+            None => read_row(&mut self.columns, line, n, import),
+        }
+    }
+
+    /// Reports what the end of the file leaves unread: a quoted row never
+    /// closed, or (when the file held anything) no header at all.
+    pub fn finish(&mut self, saw_anything: bool, import: &mut Import) {
+        if let Some(start) = self.row_start.take() {
+            import.problem(Location::Line(start), "a quoted field is never closed; the row was skipped");
+        }
+        if self.columns.is_none() && saw_anything {
+            import.problem(Location::Line(1), "no header row with the documented columns was found");
+        }
+    }
+}
+
 /// Reads one row; the first non-blank row must be the header.
-pub fn read_row(columns: &mut Option<Columns>, line: &str, n: usize, import: &mut Import) {
+fn read_row(columns: &mut Option<Columns>, line: &str, n: usize, import: &mut Import) {
     if line.trim().is_empty() {
         return;
     }

@@ -1,13 +1,14 @@
 //! Which tool wrote a file, told from its content, and what that tool's
 //! files can and cannot say.
 //!
-//! [`detect`] looks only at the first bytes of a file (the page reads a small
-//! slice before anything else), never at its name: a learner's download may
-//! be called anything. Each [`Format`] carries a [`Capability`]: the plain
-//! words the page shows before any number, because what a source can split
-//! is itself part of the lesson.
+//! Each [`Format`] carries a [`Capability`]: the plain words the page shows
+//! before any number, because what a source can split is itself part of the
+//! lesson. Telling the format from a file's first bytes is
+//! [`detect`](crate::detect), in `importer`, beside the readers it picks
+//! between.
 //!
-//! This module does not parse records; the per-format modules do that.
+//! This module does not parse records or look at files; the per-format
+//! modules do that.
 
 use crate::model::{Clock, PrefillConvention};
 use serde::{Deserialize, Serialize};
@@ -211,50 +212,3 @@ impl fmt::Display for UnknownFormat {
 }
 
 impl std::error::Error for UnknownFormat {}
-
-/// Tells the format from the start of a file. A prefix of 64 KiB is plenty;
-/// the whole file also works. Keys are matched as quoted JSON strings, so a
-/// word inside generated text does not count unless it is a quoted key.
-pub fn detect(prefix: &str) -> Result<Format, UnknownFormat> {
-    let text = prefix.trim_start_matches('\u{feff}').trim_start();
-    let has = |key: &str| text.contains(key);
-    match text.as_bytes().first() {
-        None => Err(UnknownFormat { seen: "the file is empty".into() }),
-        Some(b'{') => {
-            if has("\"resourceSpans\"") {
-                Ok(Format::VllmOtlp)
-            } else if has("\"operationName\"") || (has("\"data\"") && has("\"traceID\"")) {
-                Ok(Format::VllmJaeger)
-            } else if has("\"experiments\"") && (has("\"response_timestamps\"") || has("\"window_boundaries\"") || has("\"service_kind\"")) {
-                Ok(Format::GenaiPerf)
-            } else if has("\"benchmarks\"") {
-                Ok(Format::GuideLlm)
-            } else if has("\"metrics\"") && has("\"metadata\"") && (has("\"unit\"") || has("\"x_request_id\"")) {
-                Ok(Format::AiperfRecords)
-            } else if has("\"records\"") && (has("\"input_config\"") || has("\"tag\"")) {
-                Ok(Format::AiperfAggregate)
-            } else if has("\"mean_e2e_latency_ms\"") || (has("\"dataset_name\"") && !has("\"model_id\"")) {
-                Ok(Format::SglangBench)
-            } else if has("\"ttfts\"") || has("\"mean_ttft_ms\"") || has("\"model_id\"") || has("\"request_goodput:\"") {
-                Ok(Format::VllmBench)
-            } else {
-                Err(UnknownFormat { seen: "a JSON object with none of the keys these tools write".into() })
-            }
-        }
-        Some(b'[') => {
-            if has("\"ttft_s\"") || has("\"end_to_end_latency_s\"") || has("\"number_input_tokens\"") {
-                Ok(Format::LlmPerf)
-            } else {
-                Err(UnknownFormat { seen: "a JSON array whose records are not LLMPerf's".into() })
-            }
-        }
-        Some(_) => {
-            let header = text.lines().next().unwrap_or_default();
-            if crate::csv::is_header(header) {
-                Ok(Format::Csv)
-            } else {
-                Err(UnknownFormat { seen: "neither JSON nor a CSV header with the documented columns".into() })
-            }
-        }
-    }
-}

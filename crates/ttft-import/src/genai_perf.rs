@@ -10,7 +10,7 @@
 //! imported as failed. Nothing here is split: the clock is the client's.
 
 use crate::field;
-use crate::importer::{parse_json, Import};
+use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
 use ttft_latency::{Micros, Outcome};
 

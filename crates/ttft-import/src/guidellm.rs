@@ -10,7 +10,7 @@
 //! the requests itself.
 
 use crate::field;
-use crate::importer::{parse_json, Import};
+use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
 use serde_json::Value;
 use ttft_latency::Outcome;

@@ -1,5 +1,8 @@
-//! Driving an import: the result type, the incremental [`Importer`] a browser
-//! feeds slice by slice, and one-call [`import`] / [`parse_document`].
+//! Driving an import: [`detect`] tells the format from a file's first bytes
+//! (never from its name: a learner's download may be called anything), the
+//! incremental [`Importer`] a browser feeds slice by slice hands each line
+//! to that format's reader, and [`import`] / [`parse_document`] do it in one
+//! call. The result, [`Import`], is in `read`, below the readers.
 //!
 //! Why incremental: a learner may drop a 200 MB trace on the page, and the
 //! page must keep answering, show progress and let them cancel. The page
@@ -16,130 +19,10 @@
 //!
 //! This module knows no format's fields; the per-format modules do.
 
-use crate::format::{detect, Capability, Format, Layout, UnknownFormat};
-use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
+use crate::format::{Format, Layout, UnknownFormat};
+use crate::read::Import;
 use crate::{aiperf, csv, genai_perf, guidellm, jaeger, llmperf, otlp, sglang, vllm_bench};
 use serde::{Deserialize, Serialize};
-use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, Summary, TtftSplit};
-
-/// Most problems kept in a result; beyond this they are only counted, so a
-/// file of garbage cannot fill the page's memory with messages.
-pub const MAX_PROBLEMS: usize = 1_000;
-
-/// Everything read from one file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Import {
-    /// The format it was read as.
-    pub format: Format,
-    /// Its requests, in file order.
-    pub requests: Vec<ImportedRequest>,
-    /// The figures it states about whole runs, if any.
-    pub summaries: Vec<RunSummary>,
-    /// What could not be read and was skipped (at most [`MAX_PROBLEMS`]).
-    pub problems: Vec<Problem>,
-    /// Problems beyond [`MAX_PROBLEMS`], counted but not listed.
-    pub problems_not_listed: usize,
-    /// Records that are valid but are not requests (other spans in a trace).
-    pub ignored_records: usize,
-}
-
-/// Requests by how they ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    /// All requests.
-    pub total: usize,
-    /// Completed normally.
-    pub completed: usize,
-    /// Failed after being accepted.
-    pub failed: usize,
-    /// Refused at the door (such as HTTP 429).
-    pub rejected: usize,
-    /// Cancelled by the client.
-    pub cancelled: usize,
-}
-
-impl Import {
-    /// An empty result for `format`.
-    pub fn new(format: Format) -> Import {
-        Import {
-            format,
-            requests: Vec::new(),
-            summaries: Vec::new(),
-            problems: Vec::new(),
-            problems_not_listed: 0,
-            ignored_records: 0,
-        }
-    }
-
-    /// What the format can and cannot split, in plain words for the page.
-    pub fn capability(&self) -> Capability {
-        self.format.capability()
-    }
-
-    /// Records a problem, or counts it once the list is full.
-    pub fn problem(&mut self, location: Location, message: impl Into<String>) {
-        if self.problems.len() < MAX_PROBLEMS {
-            self.problems.push(Problem { location, message: message.into() });
-        } else {
-            self.problems_not_listed += 1;
-        }
-    }
-
-    /// Requests by outcome.
-    pub fn counts(&self) -> Counts {
-        let mut c = Counts { total: self.requests.len(), ..Counts::default() };
-        for r in &self.requests {
-            match r.outcome {
-                Outcome::Completed => c.completed += 1,
-                Outcome::Failed => c.failed += 1,
-                Outcome::Rejected => c.rejected += 1,
-                Outcome::Cancelled => c.cancelled += 1,
-            }
-        }
-        c
-    }
-
-    /// True when the file holds run figures but no per-request records.
-    pub fn summary_only(&self) -> bool {
-        self.requests.is_empty() && !self.summaries.is_empty()
-    }
-
-    /// Each request as the core's summary sees it. Only a course-style split
-    /// whose parts add up to its TTFT (no unattributed remainder) is handed
-    /// over with its three parts; every other request with a TTFT enters as
-    /// TTFT only, because the core's split has no place for vLLM's
-    /// prefill-with-emit or a remainder, and inventing one would be wrong.
-    /// Requests without a TTFT (errors, cancellations) enter with none.
-    pub fn observations(&self) -> Vec<Observation> {
-        self.requests.iter().map(observation).collect()
-    }
-
-    /// The core's summary of this file's requests (percentiles, outcomes,
-    /// dominant delays where split), against `target` when given.
-    pub fn summarise(&self, target: Option<Micros>, convention: Convention) -> Summary {
-        summarise(&self.observations(), target, convention)
-    }
-
-    /// All problems, listed and not, for a count on the page.
-    pub fn problem_count(&self) -> usize {
-        self.problems.len() + self.problems_not_listed
-    }
-}
-
-fn observation(r: &ImportedRequest) -> Observation {
-    let b = &r.breakdown;
-    let course_split = match (b.clock, b.queue_wait, b.prefill, b.emit, b.unattributed) {
-        (Clock::Server, Some(q), Some(p), Some(e), None | Some(Micros::ZERO)) if p.convention == PrefillConvention::Course => {
-            Some(TtftSplit { queue_wait: q, prefill: p.duration, emit: e })
-        }
-        _ => None,
-    };
-    match (course_split, b.ttft) {
-        (Some(parts), _) => Observation { outcome: r.outcome, ttft: Some(parts.ttft()), parts: Some(parts) },
-        (None, Some(t)) => Observation::ttft_only(r.outcome, t),
-        (None, None) => Observation::unsplit(r.outcome),
-    }
-}
 
 /// How far an import has got, for a progress bar.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,7 +42,7 @@ enum LineState {
     Otlp,
     Aiperf,
     Sglang(sglang::State),
-    Csv(Option<csv::Columns>),
+    Csv(Box<csv::State>),
     /// A document format: nothing is read until the end.
     Gather,
 }
@@ -178,10 +61,6 @@ pub struct Importer {
     gathering: bool,
     /// Whether a non-blank line has been seen (to spot a pretty document).
     seen_content: bool,
-    /// The line number where an unfinished quoted CSV row began.
-    csv_row_start: Option<usize>,
-    /// That unfinished row's text so far.
-    csv_row: String,
 }
 
 impl Importer {
@@ -191,7 +70,7 @@ impl Importer {
             Format::VllmOtlp => LineState::Otlp,
             Format::AiperfRecords => LineState::Aiperf,
             Format::SglangBench => LineState::Sglang(sglang::State::default()),
-            Format::Csv => LineState::Csv(None),
+            Format::Csv => LineState::Csv(Box::default()),
             _ => LineState::Gather,
         };
         let gathering = format.layout() == Layout::Document;
@@ -203,8 +82,6 @@ impl Importer {
             bytes: 0,
             gathering,
             seen_content: false,
-            csv_row_start: None,
-            csv_row: String::new(),
         }
     }
 
@@ -294,13 +171,8 @@ impl Importer {
         if !last.is_empty() {
             self.read_line(&last);
         }
-        if let Some(start) = self.csv_row_start.take() {
-            self.import.problem(Location::Line(start), "a quoted field is never closed; the row was skipped");
-        }
-        if let LineState::Csv(None) = self.state {
-            if self.lines > 0 || self.bytes > 0 {
-                self.import.problem(Location::Line(1), "no header row with the documented columns was found");
-            }
+        if let LineState::Csv(st) = &mut self.state {
+            st.finish(self.lines > 0 || self.bytes > 0, &mut self.import);
         }
         self.import
     }
@@ -325,29 +197,57 @@ impl Importer {
             LineState::Otlp => otlp::read_line(line, n, &mut self.import),
             LineState::Aiperf => aiperf::read_line(line, n, &mut self.import),
             LineState::Sglang(st) => sglang::read_line(st, line, n, &mut self.import),
-            LineState::Csv(columns) => {
-                // A quoted field may hold a line break: join lines until the
-                // quotes close, and name the row by its first line.
-                match self.csv_row_start {
-                    Some(start) => {
-                        self.csv_row.push('\n');
-                        self.csv_row.push_str(line);
-                        if csv::quotes_balanced(&self.csv_row) {
-                            let row = std::mem::take(&mut self.csv_row);
-                            self.csv_row_start = None;
-                            csv::read_row(columns, &row, start, &mut self.import);
-                        }
-                    }
-                    None if !csv::quotes_balanced(line) => {
-                        self.csv_row_start = Some(n);
-                        self.csv_row = line.to_owned();
-                    }
-                    None => csv::read_row(columns, line, n, &mut self.import),
-                }
-            }
+            LineState::Csv(st) => st.read_line(line, n, &mut self.import),
             LineState::Gather => {}
         }
         true
+    }
+}
+
+/// Tells the format from the start of a file. A prefix of 64 KiB is plenty;
+/// the whole file also works. Keys are matched as quoted JSON strings, so a
+/// word inside generated text does not count unless it is a quoted key.
+pub fn detect(prefix: &str) -> Result<Format, UnknownFormat> {
+    let text = prefix.trim_start_matches('\u{feff}').trim_start();
+    let has = |key: &str| text.contains(key);
+    match text.as_bytes().first() {
+        None => Err(UnknownFormat { seen: "the file is empty".into() }),
+        Some(b'{') => {
+            if has("\"resourceSpans\"") {
+                Ok(Format::VllmOtlp)
+            } else if has("\"operationName\"") || (has("\"data\"") && has("\"traceID\"")) {
+                Ok(Format::VllmJaeger)
+            } else if has("\"experiments\"") && (has("\"response_timestamps\"") || has("\"window_boundaries\"") || has("\"service_kind\"")) {
+                Ok(Format::GenaiPerf)
+            } else if has("\"benchmarks\"") {
+                Ok(Format::GuideLlm)
+            } else if has("\"metrics\"") && has("\"metadata\"") && (has("\"unit\"") || has("\"x_request_id\"")) {
+                Ok(Format::AiperfRecords)
+            } else if has("\"records\"") && (has("\"input_config\"") || has("\"tag\"")) {
+                Ok(Format::AiperfAggregate)
+            } else if has("\"mean_e2e_latency_ms\"") || (has("\"dataset_name\"") && !has("\"model_id\"")) {
+                Ok(Format::SglangBench)
+            } else if has("\"ttfts\"") || has("\"mean_ttft_ms\"") || has("\"model_id\"") || has("\"request_goodput:\"") {
+                Ok(Format::VllmBench)
+            } else {
+                Err(UnknownFormat { seen: "a JSON object with none of the keys these tools write".into() })
+            }
+        }
+        Some(b'[') => {
+            if has("\"ttft_s\"") || has("\"end_to_end_latency_s\"") || has("\"number_input_tokens\"") {
+                Ok(Format::LlmPerf)
+            } else {
+                Err(UnknownFormat { seen: "a JSON array whose records are not LLMPerf's".into() })
+            }
+        }
+        Some(_) => {
+            let header = text.lines().next().unwrap_or_default();
+            if csv::is_header(header) {
+                Ok(Format::Csv)
+            } else {
+                Err(UnknownFormat { seen: "neither JSON nor a CSV header with the documented columns".into() })
+            }
+        }
     }
 }
 
@@ -381,22 +281,4 @@ fn read_document(import: &mut Import, text: &str) {
         Format::SglangBench => sglang::read_stream(&mut sglang::State::default(), text, 1, import),
         Format::Csv => {}
     }
-}
-
-/// Parses `text` as one JSON document, recording a problem on failure.
-pub(crate) fn parse_json(text: &str, import: &mut Import) -> Option<serde_json::Value> {
-    match serde_json::from_str(text) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            import.problem(Location::Line(e.line()), format!("not valid JSON: {e}"));
-            None
-        }
-    }
-}
-
-/// The 1-based line on which byte `offset` of `text` lies, counting from
-/// `first_line`.
-pub(crate) fn line_at(text: &str, offset: usize, first_line: usize) -> usize {
-    let upto = text.get(..offset.min(text.len())).unwrap_or(text);
-    first_line + upto.bytes().filter(|&b| b == b'\n').count()
 }

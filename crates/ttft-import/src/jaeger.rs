@@ -8,7 +8,7 @@
 //! read Jaeger's protobuf or the collector's own JSON formats.
 
 use crate::field;
-use crate::importer::{parse_json, Import};
+use crate::read::{parse_json, Import};
 use crate::model::Location;
 use crate::otlp::{Attr, LlmSpan, SPAN_NAME};
 use serde_json::Value;

@@ -35,13 +35,15 @@ pub mod jaeger;
 pub mod llmperf;
 pub mod model;
 pub mod otlp;
+pub mod read;
 pub mod report;
 pub mod sglang;
 pub mod vllm_bench;
 
-pub use format::{detect, Capability, Format, Layout, UnknownFormat};
-pub use importer::{import, parse_document, Counts, Import, Importer, Progress, MAX_PROBLEMS};
+pub use format::{Capability, Format, Layout, UnknownFormat};
+pub use importer::{detect, import, parse_document, Importer, Progress};
 pub use model::{
     Breakdown, Clock, Figure, ImportedRequest, Largest, Location, Piece, Prefill, PrefillConvention, Problem, Quantity,
     RunSummary,
 };
+pub use read::{Counts, Import, MAX_PROBLEMS};

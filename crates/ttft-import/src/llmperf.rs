@@ -8,7 +8,7 @@
 //! used; decode is end-to-end minus TTFT, both on the client's clock.
 
 use crate::field;
-use crate::importer::{parse_json, Import};
+use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
 use ttft_latency::Outcome;
 

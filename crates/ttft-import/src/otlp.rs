@@ -21,7 +21,7 @@
 //! start and end times are not used as latencies: they bracket the API
 //! server's work, not the parts the course names.
 
-use crate::importer::{line_at, Import};
+use crate::read::{line_at, Import};
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;

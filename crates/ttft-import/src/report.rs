@@ -14,7 +14,7 @@
 //! `ttft_latency::summarise` through [`Import::summarise`]), and does not format
 //! HTML.
 
-use crate::importer::Import;
+use crate::read::Import;
 use crate::model::{ImportedRequest, Largest, Piece};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;

@@ -8,7 +8,7 @@
 //! split TTFT: the clock is the benchmark client's.
 
 use crate::field;
-use crate::importer::{line_at, Import};
+use crate::read::{line_at, Import};
 use crate::model::Location;
 use crate::vllm_bench::{read_arrays, summary_of};
 use serde_json::Value;

@@ -12,7 +12,7 @@
 //! no start times) or split TTFT (the clock is the client's).
 
 use crate::field;
-use crate::importer::{parse_json, Import};
+use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, Figure, ImportedRequest, Location, Quantity, RunSummary};
 use serde_json::{Map, Value};
 use ttft_latency::{Micros, Outcome};
