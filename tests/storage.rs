@@ -6,14 +6,14 @@
 //! that fails because the quota is full (with a stand-in backend and with
 //! the real `localStorage`), and two tabs changing the checklist at once.
 //! What they deliberately do not test: rendering (the end-to-end tests do),
-//! and the checklist's merge rule itself (native tests in `progress` do).
+//! and the checklist's merge rule itself (native tests in `learner_state::checklist` do).
 
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use ttft_lab::progress::Checklist;
+use ttft_lab::learner_state::checklist::Checklist;
 use ttft_lab::storage::{key_for, wrap, Backend, BrowserBackend, MemoryBackend, NoticeKind, Store, StorageError, Stored};
 use wasm_bindgen_test::*;
 

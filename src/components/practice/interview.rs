@@ -17,13 +17,13 @@
 use crate::components::practice::history::{HistoryStatus, ScoreHistory};
 use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
-use crate::components::practice::{later_wins, next_stamp, open_for_app};
+use crate::components::practice::open_for_app;
 use crate::components::prose::Prose;
 use crate::components::second_opinion::{Opinion, SecondOpinionStep};
 use crate::course::CourseContext;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use ttft_core::content::{Interview, Rubric, TraceRow};
 use ttft_core::history::SavedScores;
@@ -31,35 +31,6 @@ use ttft_core::rubric::RubricScore;
 
 /// How long typing must pause before the answer is saved.
 const SAVE_AFTER: Duration = Duration::from_millis(300);
-
-/// The learner's work on the interview question, as it is stored.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InterviewWork {
-    /// The written answer.
-    #[serde(default)]
-    pub answer: String,
-    /// How many hints have been shown.
-    #[serde(default)]
-    pub hints_shown: u32,
-    /// The self-score in progress.
-    #[serde(default)]
-    pub score: RubricScore,
-    /// When this last changed, in milliseconds since the epoch.
-    #[serde(default)]
-    pub changed_ms: i64,
-}
-
-impl InterviewWork {
-    /// Marks a change at `now_ms`.
-    pub fn touch(&mut self, now_ms: i64) {
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Two tabs' copies: the later change wins.
-    pub fn merge(mine: &InterviewWork, theirs: &InterviewWork) -> InterviewWork {
-        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
-    }
-}
 
 /// An answer text held to a limit of Unicode scalar values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -404,17 +375,5 @@ mod tests {
         assert!(!fit_answer("abcde", 5).cut);
         assert_eq!(count_text(12, 5000), "12 / 5000 characters");
         assert_eq!(count_text(5000, 5000), "5000 / 5000 characters: the limit. Further text is not accepted.");
-    }
-
-    #[test]
-    fn work_merges_by_time() {
-        let mut a = InterviewWork { answer: "first".into(), ..Default::default() };
-        a.touch(10);
-        let mut b = a.clone();
-        b.hints_shown = 2;
-        b.touch(5);
-        assert_eq!(b.changed_ms, 11);
-        assert_eq!(InterviewWork::merge(&a, &b), b);
-        assert_eq!(InterviewWork::merge(&b, &a), b);
     }
 }
