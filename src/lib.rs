@@ -43,7 +43,6 @@ use components::worked_timeline::WorkedTimelineWidget;
 use course::{CourseContext, CourseError};
 use leptos::prelude::*;
 use navigation::Navigator;
-use learner_state::checklist::Checklist;
 use route::CoursePart;
 use std::sync::Arc;
 use storage::{Store, Stored};
@@ -65,7 +64,7 @@ pub fn Shell(
 ) -> impl IntoView {
     let nav = Navigator::start();
     provide_context(nav);
-    let checklist = Stored::open(&store, Checklist::STORAGE_NAME, "checklist", Checklist::merge);
+    let checklist = Stored::open(&store, learner_state::checklist());
     provide_context(Progress(checklist));
     provide_context(store.clone());
     Effect::new(move |_| document().set_title(&nav.current().document_title()));

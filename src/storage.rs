@@ -1,12 +1,14 @@
 //! Everything the app keeps in the browser, and the only module that touches
 //! `localStorage`.
 //!
-//! Keys are namespaced and versioned (`ttft-lab/v1/<name>`) and every value
-//! is wrapped as `{"version": 1, "value": …}`. A [`Store`] sits on a small
-//! [`Backend`] trait so that tests can hand it storage that refuses, fails
-//! or holds damaged data. A [`Stored<T>`] is one named value: a reactive
-//! signal that loads once, writes on every change, and merges changes made in
-//! another tab with a merge function the value's owner supplies.
+//! Keys are namespaced (`ttft-lab/v1/<name>`) and every value is wrapped as
+//! `{"version": N, "value": …}`, where N is that value's own version. What
+//! each value is, its name, version, merge and pruning rule, is declared in
+//! `crate::learner_state` as a [`Spec`]; this module keeps values without
+//! knowing what they mean. A [`Store`] sits on a small [`Backend`] trait so
+//! that tests can hand it storage that refuses, fails or holds damaged
+//! data. A [`Stored<T>`] is one named value: a reactive signal that loads
+//! once, writes on every change, and merges changes made in another tab.
 //!
 //! What can go wrong, and what the learner sees (in the status area fed by
 //! [`Store::notices`]):
@@ -19,22 +21,20 @@
 //!   under `ttft-lab/v1/<name>/set-aside/<ms>`, the value starts clean, and
 //!   the learner is told where the copy is.
 //!
-//! What it deliberately does not do: know what any value means (merging is
-//! the value's business), use cookies or IndexedDB, or sync anywhere but
+//! What it deliberately does not do: know what any value means (merging and
+//! pruning are the value's business), use cookies or IndexedDB, or sync anywhere but
 //! between tabs of one browser.
 
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Every key this app writes starts with this.
 pub const PREFIX: &str = "ttft-lab/v1/";
-
-/// The version written into every stored value's wrapper.
-pub const VERSION: u32 = 1;
 
 /// The full storage key for a value's name.
 pub fn key_for(name: &str) -> String {
@@ -345,7 +345,10 @@ struct WrapperIn {
 pub enum Unreadable {
     /// Not the wrapper, or the value inside does not fit the type.
     Damaged(String),
-    /// Written by a version of the app this one does not know.
+    /// Written by a newer version of the app, in a format this one does
+    /// not know yet.
+    Newer(u32),
+    /// An older format this version no longer reads.
     UnknownVersion(u32),
 }
 
@@ -353,40 +356,112 @@ impl fmt::Display for Unreadable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Unreadable::Damaged(why) => write!(f, "it is damaged ({why})"),
+            Unreadable::Newer(v) => {
+                write!(f, "it was saved by a newer version of ttft-lab, in format {v}, which this version does not read")
+            }
             Unreadable::UnknownVersion(v) => write!(f, "it was saved in format {v}, which this version does not read"),
         }
     }
-}
-
-/// Wraps a value with the current version, as it is stored.
-pub fn wrap<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
-    serde_json::to_string(&WrapperOut { version: VERSION, value })
-}
-
-/// Reads a stored text back into a value.
-pub fn unwrap<T: DeserializeOwned>(text: &str) -> Result<T, Unreadable> {
-    let wrapper: WrapperIn = serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
-    if wrapper.version != VERSION {
-        return Err(Unreadable::UnknownVersion(wrapper.version));
-    }
-    serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string()))
 }
 
 /// How two versions of a value combine: `merge(mine, theirs)`. It should be
 /// symmetric, so two tabs that merge each other's changes agree.
 pub type Merge<T> = fn(&T, &T) -> T;
 
+/// Drops, at the given time in milliseconds, what no merge can need any
+/// more (old change stamps of deleted items). It must keep everything the
+/// learner can see.
+pub type Prune<T> = fn(&mut T, i64);
+
+/// Reads a value stored in an older format: `upgrade(version, value)`.
+pub type Upgrade<T> = Arc<dyn Fn(u32, serde_json::Value) -> Result<T, String> + Send + Sync>;
+
+/// A value that needs no pruning.
+pub fn keep_all<T>(_: &mut T, _: i64) {}
+
+/// How one value is kept: its name under [`PREFIX`], the words that name it
+/// for the learner, the version of its stored form, how two tabs' copies
+/// merge, what can be dropped before it is written, and how older forms
+/// are read. `crate::learner_state` declares one for each value.
+pub struct Spec<T> {
+    /// The name under the prefix (`trace/hint-trace`).
+    pub name: String,
+    /// What the learner calls it (`your trace exercise answers`).
+    pub label: String,
+    /// The version written into the wrapper, and the only one read as is.
+    pub version: u32,
+    /// How two tabs' copies combine.
+    pub merge: Merge<T>,
+    /// What is dropped before saving.
+    pub prune: Prune<T>,
+    /// How an older version is read, when one can be.
+    pub upgrade: Option<Upgrade<T>>,
+}
+
+impl<T> Clone for Spec<T> {
+    fn clone(&self) -> Self {
+        Spec {
+            name: self.name.clone(),
+            label: self.label.clone(),
+            version: self.version,
+            merge: self.merge,
+            prune: self.prune,
+            upgrade: self.upgrade.clone(),
+        }
+    }
+}
+
+impl<T> Spec<T> {
+    /// A value with no pruning and no older versions.
+    pub fn new(name: impl Into<String>, label: impl Into<String>, version: u32, merge: Merge<T>) -> Spec<T> {
+        Spec { name: name.into(), label: label.into(), version, merge, prune: keep_all, upgrade: None }
+    }
+
+    /// The same, pruned by `prune` before every save.
+    pub fn pruned(self, prune: Prune<T>) -> Spec<T> {
+        Spec { prune, ..self }
+    }
+
+    /// The same, reading older versions with `upgrade`.
+    pub fn upgraded(self, upgrade: Upgrade<T>) -> Spec<T> {
+        Spec { upgrade: Some(upgrade), ..self }
+    }
+
+    /// The storage key.
+    pub fn key(&self) -> String {
+        key_for(&self.name)
+    }
+}
+
+/// Wraps a value with its version, as it is stored.
+pub fn wrap<T: Serialize>(version: u32, value: &T) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&WrapperOut { version, value })
+}
+
+/// Reads a stored text back into a value: as is at the spec's version,
+/// through its upgrade at an older one.
+pub fn read<T: DeserializeOwned>(text: &str, spec: &Spec<T>) -> Result<T, Unreadable> {
+    let wrapper: WrapperIn = serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
+    match wrapper.version.cmp(&spec.version) {
+        std::cmp::Ordering::Equal => serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string())),
+        std::cmp::Ordering::Greater => Err(Unreadable::Newer(wrapper.version)),
+        std::cmp::Ordering::Less => match &spec.upgrade {
+            Some(upgrade) => upgrade(wrapper.version, wrapper.value).map_err(Unreadable::Damaged),
+            None => Err(Unreadable::UnknownVersion(wrapper.version)),
+        },
+    }
+}
+
 /// One named value kept in the store, as a signal.
 pub struct Stored<T: Send + Sync + 'static> {
-    name: Arc<str>,
-    label: Arc<str>,
+    spec: Arc<Spec<T>>,
     value: RwSignal<T>,
     store: Store,
 }
 
 impl<T: Send + Sync + 'static> Clone for Stored<T> {
     fn clone(&self) -> Self {
-        Stored { name: Arc::clone(&self.name), label: Arc::clone(&self.label), value: self.value, store: self.store.clone() }
+        Stored { spec: Arc::clone(&self.spec), value: self.value, store: self.store.clone() }
     }
 }
 
@@ -394,35 +469,38 @@ impl<T> Stored<T>
 where
     T: Serialize + DeserializeOwned + Clone + Default + PartialEq + Send + Sync + 'static,
 {
-    /// Loads `name` (starting from `T::default()` when there is nothing, or
-    /// when what is there cannot be read, which is then set aside) and
-    /// starts merging changes from other tabs with `merge`. `label` names
-    /// the value for the learner ("your checklist").
-    pub fn open(store: &Store, name: &str, label: &str, merge: Merge<T>) -> Stored<T> {
-        let key = key_for(name);
+    /// Loads the value `spec` declares (starting from `T::default()` when
+    /// there is nothing, or when what is there cannot be read, which is then
+    /// set aside) and starts merging changes from other tabs.
+    pub fn open(store: &Store, spec: Spec<T>) -> Stored<T> {
+        let key = spec.key();
+        let label = &spec.label;
         let initial = match store.backend.get(&key) {
             Ok(None) => T::default(),
-            Ok(Some(text)) => match unwrap::<T>(&text) {
-                Ok(value) => value,
+            Ok(Some(text)) => match read::<T>(&text, &spec) {
+                Ok(mut value) => {
+                    (spec.prune)(&mut value, now_ms());
+                    value
+                }
                 Err(why) => {
-                    set_aside(store, name, label, &key, &text, &why);
+                    set_aside(store, &spec.name, label, &key, &text, &why);
                     T::default()
                 }
             },
             Err(e) => {
-                store.notify(NoticeKind::Warning, format!("Could not read {label}, so it starts empty: {e}."));
+                store.notify(NoticeKind::Warning, format!("Could not read your {label}, so it starts empty: {e}."));
                 T::default()
             }
         };
-        let stored = Stored { name: name.into(), label: label.into(), value: RwSignal::new(initial), store: store.clone() };
+        let stored = Stored { spec: Arc::new(spec), value: RwSignal::new(initial), store: store.clone() };
         let this = stored.clone();
-        store.listen(key, Arc::new(move |text: Option<String>| this.absorb(text.as_deref(), merge)));
+        store.listen(key, Arc::new(move |text: Option<String>| this.absorb(text.as_deref())));
         stored
     }
 
     /// The storage key.
     pub fn key(&self) -> String {
-        key_for(&self.name)
+        self.spec.key()
     }
 
     /// The current value, tracked (a view that reads it updates with it).
@@ -451,16 +529,21 @@ where
 
     fn save(&self) -> Result<(), StorageError> {
         let key = self.key();
-        let text = self.value.with_untracked(wrap).map_err(|e| StorageError::Write { key: key.clone(), reason: e.to_string() })?;
+        let prune = self.spec.prune;
+        self.value.update_untracked(|v| prune(v, now_ms()));
+        let text = self
+            .value
+            .with_untracked(|v| wrap(self.spec.version, v))
+            .map_err(|e| StorageError::Write { key: key.clone(), reason: e.to_string() })?;
         match self.store.backend.set(&key, &text) {
             Ok(()) => Ok(()),
             Err(e) => {
                 self.store.notify(
                     NoticeKind::Error,
                     format!(
-                        "Could not save {}: the browser refused ({}). What was saved before is unchanged; \
+                        "Could not save your {}: the browser refused ({}). What was saved before is unchanged; \
                          your latest change stays on this page until you reload.",
-                        self.label,
+                        self.spec.label,
                         reason_of(&e)
                     ),
                 );
@@ -472,22 +555,29 @@ where
     /// Takes in what another tab stored: merges it with this tab's value,
     /// and writes the merge back when it differs from theirs, so both tabs
     /// end up with the same value and neither loses its changes.
-    fn absorb(&self, text: Option<&str>, merge: Merge<T>) -> bool {
+    fn absorb(&self, text: Option<&str>) -> bool {
         // The value's owner may have been disposed (a part the learner left):
         // then there is nothing to merge into, and the listener is dropped.
         let Some(mine) = self.value.try_get_untracked() else {
             return false;
         };
+        let now = now_ms();
         // A removed key or an unreadable value from another tab gives
         // nothing to merge; this tab's value stands and is written back.
-        let theirs = text.and_then(|t| unwrap::<T>(t).ok());
-        let merged = match &theirs {
-            Some(theirs) => merge(&mine, theirs),
+        let theirs = text.and_then(|t| read::<T>(t, &self.spec).ok()).map(|mut theirs| {
+            (self.spec.prune)(&mut theirs, now);
+            theirs
+        });
+        let mut merged = match &theirs {
+            Some(theirs) => (self.spec.merge)(&mine, theirs),
             None => mine.clone(),
         };
+        (self.spec.prune)(&mut merged, now);
         if merged != mine {
             self.value.set(merged.clone());
         }
+        // Theirs is compared pruned, so a tab that prunes and one that does
+        // not (an older version) do not write back and forth for ever.
         if theirs.as_ref() != Some(&merged) && merged != T::default() {
             let _ = self.save();
         }
@@ -521,14 +611,74 @@ fn set_aside(store: &Store, name: &str, label: &str, key: &str, text: &str, why:
     }
 }
 
+/// The app's store from context, or a store in memory when there is none
+/// (a component mounted on its own in a test).
+pub fn store_from_context() -> Store {
+    use_context::<Store>().unwrap_or_else(|| Store::with_backend(Arc::new(MemoryBackend::default())))
+}
+
+/// The stored values the parts have opened, kept on the app's root owner
+/// so that they outlive the part on show.
+#[derive(Clone, Default)]
+struct OpenedValues(Arc<Mutex<HashMap<String, Box<dyn Any + Send + Sync>>>>);
+
+/// The owner at the top of the current reactive tree: the mounted app.
+fn app_root() -> Option<Owner> {
+    let mut owner = Owner::current()?;
+    while let Some(parent) = owner.parent() {
+        owner = parent;
+    }
+    Some(owner)
+}
+
+/// Opens the value `spec` declares once for the whole app, in the store
+/// from context, and hands back the same value every time a part mounts
+/// again.
+///
+/// Why: a `Stored` keeps listening for other tabs' changes for as long as
+/// the store lives, so its signal must live as long too. Opened inside a
+/// part, the signal would be disposed when the learner moves to another
+/// part, and the next change from another tab would reach a dead signal.
+/// Opening it under the app's root owner, once, avoids that and keeps one
+/// listener per value.
+pub fn open_for_app<T>(spec: Spec<T>) -> Stored<T>
+where
+    T: Serialize + DeserializeOwned + Clone + Default + PartialEq + Send + Sync + 'static,
+{
+    let store = store_from_context();
+    let Some(root) = app_root() else {
+        return Stored::open(&store, spec);
+    };
+    let opened = root.with(|| {
+        use_context::<OpenedValues>().unwrap_or_else(|| {
+            let fresh = OpenedValues::default();
+            provide_context(fresh.clone());
+            fresh
+        })
+    });
+    let mut values = opened.0.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(found) = values.get(&spec.name).and_then(|v| v.downcast_ref::<Stored<T>>()) {
+        return found.clone();
+    }
+    let name = spec.name.clone();
+    let stored = root.with(|| Stored::open(&store, spec));
+    values.insert(name, Box::new(stored.clone()));
+    stored
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn check_wrap<T: Serialize + DeserializeOwned + PartialEq + fmt::Debug>(value: T) {
-        let text = wrap(&value).unwrap_or_default();
-        assert!(text.starts_with("{\"version\":1,"), "{text}");
-        assert_eq!(unwrap::<T>(&text), Ok(value));
+    fn spec(version: u32) -> Spec<Vec<u8>> {
+        Spec::new("test", "test value", version, |a, _| a.clone())
+    }
+
+    fn check_wrap<T: Serialize + DeserializeOwned + Clone + PartialEq + fmt::Debug>(value: T) {
+        let text = wrap(3, &value).unwrap_or_default();
+        assert!(text.starts_with("{\"version\":3,"), "{text}");
+        let spec: Spec<T> = Spec::new("test", "test value", 3, |a: &T, _| a.clone());
+        assert_eq!(read::<T>(&text, &spec), Ok(value));
     }
 
     #[test]
@@ -539,8 +689,21 @@ mod tests {
 
     #[test]
     fn unreadable_text_is_named() {
-        assert!(matches!(unwrap::<Vec<u8>>("{not json"), Err(Unreadable::Damaged(_))));
-        assert!(matches!(unwrap::<Vec<u8>>("{\"version\":1,\"value\":\"x\"}"), Err(Unreadable::Damaged(_))));
-        assert_eq!(unwrap::<Vec<u8>>("{\"version\":7,\"value\":[]}"), Err(Unreadable::UnknownVersion(7)));
+        assert!(matches!(read("{not json", &spec(1)), Err(Unreadable::Damaged(_))));
+        assert!(matches!(read("{\"version\":1,\"value\":\"x\"}", &spec(1)), Err(Unreadable::Damaged(_))));
+        assert_eq!(read("{\"version\":7,\"value\":[]}", &spec(1)), Err(Unreadable::Newer(7)));
+        assert_eq!(read("{\"version\":1,\"value\":[]}", &spec(2)), Err(Unreadable::UnknownVersion(1)));
+    }
+
+    #[test]
+    fn older_versions_go_through_the_upgrade() {
+        let upgrade: Upgrade<Vec<u8>> = Arc::new(|version, value| match (version, value.as_u64()) {
+            (1, Some(n)) => Ok(vec![0; n as usize]),
+            _ => Err("not a count".into()),
+        });
+        let spec = spec(2).upgraded(upgrade);
+        assert_eq!(read("{\"version\":1,\"value\":3}", &spec), Ok(vec![0, 0, 0]));
+        assert_eq!(read("{\"version\":1,\"value\":\"x\"}", &spec), Err(Unreadable::Damaged("not a count".into())));
+        assert_eq!(read("{\"version\":2,\"value\":[5]}", &spec), Ok(vec![5]));
     }
 }

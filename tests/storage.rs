@@ -14,7 +14,8 @@ use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use ttft_lab::learner_state::checklist::Checklist;
-use ttft_lab::storage::{key_for, wrap, Backend, BrowserBackend, MemoryBackend, NoticeKind, Store, StorageError, Stored};
+use ttft_lab::learner_state;
+use ttft_lab::storage::{key_for, wrap, Backend, BrowserBackend, MemoryBackend, NoticeKind, Spec, Store, StorageError, Stored};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -79,7 +80,7 @@ fn unavailable_storage_runs_in_memory_and_says_so_once() {
     assert!(said[0].1.contains("not letting the page save"), "{}", said[0].1);
     assert!(said[0].1.contains("SecurityError"), "{}", said[0].1);
 
-    let checklist = Stored::open(&store, "checklist", "checklist", Checklist::merge);
+    let checklist = Stored::open(&store, learner_state::checklist());
     assert_eq!(checklist.update(|c| c.mark("split", true, 1)), Ok(()));
     assert!(checklist.get().is_done("split"), "the tick lives on in memory");
     assert_eq!(notices(&store).len(), 1, "working in memory is said once, not on every change");
@@ -91,7 +92,7 @@ fn damaged_data_is_set_aside_and_the_value_starts_clean() {
         let memory = Arc::new(MemoryBackend::default());
         memory.set(&key_for(name), text).unwrap_or_default();
         let store = Store::open(memory.clone());
-        let stored = Stored::open(&store, name, "checklist", Checklist::merge);
+        let stored = Stored::open(&store, Spec::new(name, "checklist", 1, Checklist::merge));
 
         assert_eq!(stored.get(), Checklist::default(), "{name} starts clean");
         let keys = memory.keys();
@@ -110,7 +111,7 @@ fn a_failed_write_is_reported_and_the_stored_value_stays() {
     let quota = Arc::new(Quota::default());
     let store = Store::open(quota.clone());
     assert!(store.keeps());
-    let checklist = Stored::open(&store, "checklist", "checklist", Checklist::merge);
+    let checklist = Stored::open(&store, learner_state::checklist());
     assert_eq!(checklist.update(|c| c.mark("split", true, 10)), Ok(()));
     let before = quota.get(&checklist.key());
     assert!(matches!(&before, Ok(Some(_))));
@@ -134,7 +135,7 @@ fn the_real_local_storage_reports_a_full_quota_and_keeps_the_old_value() {
     let store = Store::open(Arc::new(BrowserBackend));
     assert!(store.keeps(), "headless Chromium has localStorage");
     let name = "test/quota";
-    let answer: Stored<String> = Stored::open(&store, name, "answer", |mine, _| mine.clone());
+    let answer: Stored<String> = Stored::open(&store, Spec::new(name, "answer", 1, |mine: &String, _| mine.clone()));
     assert_eq!(answer.set("a short answer".into()), Ok(()));
     let before = BrowserBackend.get(&answer.key());
 
@@ -151,8 +152,8 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     let shared = Arc::new(MemoryBackend::default());
     let tab1 = Store::open(shared.clone());
     let tab2 = Store::open(shared.clone());
-    let list1 = Stored::open(&tab1, "checklist", "checklist", Checklist::merge);
-    let list2 = Stored::open(&tab2, "checklist", "checklist", Checklist::merge);
+    let list1 = Stored::open(&tab1, learner_state::checklist());
+    let list2 = Stored::open(&tab2, learner_state::checklist());
     let key = list1.key();
 
     // Both tick before either hears of the other; tab2's write lands last.
@@ -169,7 +170,7 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     assert_eq!(list1.get(), both);
     assert_eq!(list2.get(), both);
     let stored = shared.get(&key).unwrap_or_default().unwrap_or_default();
-    assert_eq!(stored, wrap(&both).unwrap_or_default(), "storage ends with both ticks");
+    assert_eq!(stored, wrap(1, &both).unwrap_or_default(), "storage ends with both ticks");
 
     // A later untick in one tab wins over the older tick in the other.
     assert_eq!(list1.update(|c| c.mark("split", false, 300)), Ok(()));
@@ -190,16 +191,16 @@ fn a_value_whose_part_was_left_stops_listening_without_breaking_the_page() {
     let shared = Arc::new(MemoryBackend::default());
     let tab = Store::open(shared.clone());
     let owner = Owner::new();
-    let key = owner.with(|| Stored::open(&tab, "checklist", "checklist", Checklist::merge).key());
+    let key = owner.with(|| Stored::open(&tab, learner_state::checklist()).key());
     owner.cleanup();
     drop(owner);
 
-    let other = wrap(&ticked(&[("split", 100)])).ok();
+    let other = wrap(1, &ticked(&[("split", 100)])).ok();
     tab.receive(&key, other.clone());
     tab.receive(&key, other);
 
     // A value opened afterwards still hears other tabs.
-    let list = Stored::open(&tab, "checklist", "checklist", Checklist::merge);
-    tab.receive(&key, wrap(&ticked(&[("clocks", 200)])).ok());
+    let list = Stored::open(&tab, learner_state::checklist());
+    tab.receive(&key, wrap(1, &ticked(&[("clocks", 200)])).ok());
     assert!(list.get().is_done("clocks"));
 }

@@ -31,9 +31,6 @@ pub struct Checklist {
 }
 
 impl Checklist {
-    /// The key under which the checklist is stored.
-    pub const STORAGE_NAME: &'static str = "checklist";
-
     /// True when the item is ticked.
     pub fn is_done(&self, id: &str) -> bool {
         self.items.get(id).is_some_and(|t| t.done)

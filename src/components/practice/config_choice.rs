@@ -14,10 +14,11 @@
 //! What it deliberately does not do: any arithmetic or verdict of its own;
 //! every figure comes from the core, formatted by the core's types.
 
-use crate::components::practice::{dom_id, open_for_app};
+use crate::components::practice::dom_id;
 use crate::components::prose::Prose;
+use crate::learner_state;
 use crate::learner_state::choice_work::ChoiceWork;
-use crate::storage::{now_ms, Stored};
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::choice::{
@@ -146,8 +147,7 @@ pub fn ConfigChoicePage(
     /// The exercise content.
     exercise: ConfigExercise,
 ) -> impl IntoView {
-    let stored: Stored<ChoiceWork> =
-        open_for_app(&format!("choice/{}", exercise.id), "your configuration choice answers", ChoiceWork::merge);
+    let stored: Stored<ChoiceWork> = open_for_app(learner_state::choice_work(&exercise.id));
     let exercise = Arc::new(exercise);
     let forms = exercise
         .workloads

@@ -17,12 +17,12 @@
 use crate::components::practice::history::{HistoryStatus, ScoreHistory};
 use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
-use crate::components::practice::open_for_app;
 use crate::components::prose::Prose;
 use crate::components::second_opinion::{Opinion, SecondOpinionStep};
 use crate::course::CourseContext;
+use crate::learner_state;
 use crate::learner_state::interview_work::InterviewWork;
-use crate::storage::{now_ms, Stored};
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use std::time::Duration;
 use ttft_core::content::{Interview, Rubric, TraceRow};
@@ -76,10 +76,8 @@ pub fn InterviewPage(
     /// The trace the question refers to.
     rows: Vec<TraceRow>,
 ) -> impl IntoView {
-    let work: Stored<InterviewWork> =
-        open_for_app(&format!("interview/{}", interview.id), "your interview answer", InterviewWork::merge);
-    let saved: Stored<SavedScores> =
-        open_for_app(&format!("scores/{}", interview.id), "your saved scores", SavedScores::merge);
+    let work: Stored<InterviewWork> = open_for_app(learner_state::interview_work(&interview.id));
+    let saved: Stored<SavedScores> = open_for_app(learner_state::saved_scores(&interview.id));
     let rubric: Option<Rubric> = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
     let status = HistoryStatus::new();
     let limit = interview.answer_limit;

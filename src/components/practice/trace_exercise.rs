@@ -14,11 +14,12 @@
 //! share (the core does both), or show an answer before the learner asks.
 
 use crate::components::chart_patterns::{ChartPatterns, Fill};
-use crate::components::practice::{dom_id, open_for_app};
+use crate::components::practice::dom_id;
 use crate::components::prose::Prose;
+use crate::learner_state;
 use crate::learner_state::merge::next_stamp;
 use crate::learner_state::trace_work::TraceWork;
-use crate::storage::{now_ms, Stored};
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::answer::{
@@ -188,8 +189,7 @@ pub fn TraceExercisePage(
     /// The exercise content.
     exercise: TraceExercise,
 ) -> impl IntoView {
-    let stored: Stored<TraceWork> =
-        open_for_app(&format!("trace/{}", exercise.id), "your trace exercise answers", TraceWork::merge);
+    let stored: Stored<TraceWork> = open_for_app(learner_state::trace_work(&exercise));
     let work = stored.signal();
     let exercise = Arc::new(exercise);
     let target = Micros::from_ms(exercise.target_ms);

@@ -10,11 +10,11 @@
 //! comes from `ttft_core::provider`. What it deliberately does not do: send
 //! anything, or show the key again.
 
-use crate::components::practice::open_for_app;
 use crate::key_storage::{self, KeyPlace};
+use crate::learner_state;
 use crate::learner_state::endpoint::SavedEndpoint;
 use crate::learner_state::merge::next_stamp;
-use crate::storage::{now_ms, Stored};
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use ttft_core::provider::{self, find_preset, parse_base_url, ApiKey, PRESETS};
 
@@ -29,7 +29,7 @@ pub struct KeyHeld {
 
 /// The stored endpoint and the key kept from before (if any).
 pub fn open_endpoint() -> (Stored<SavedEndpoint>, RwSignal<Option<KeyHeld>>) {
-    let endpoint = open_for_app("second-opinion/endpoint", "your AI grader settings", SavedEndpoint::merge);
+    let endpoint = open_for_app(learner_state::endpoint());
     let key = key_storage::load().map(|(key, place)| KeyHeld { key, place: Some(place) });
     (endpoint, RwSignal::new(key))
 }
