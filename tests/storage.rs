@@ -4,7 +4,8 @@
 //! `.cargo/config.toml` and `webdriver.json`): storage that refuses every
 //! call, stored data that is damaged or from an unknown version, a write
 //! that fails because the quota is full (with a stand-in backend and with
-//! the real `localStorage`), and two tabs changing the checklist at once.
+//! the real `localStorage`), two tabs changing the checklist at once, and
+//! trace answers stored by position read back under their request ids.
 //! What they deliberately do not test: rendering (the end-to-end tests do),
 //! and the checklist's merge rule itself (native tests in `learner_state::checklist` do).
 
@@ -14,6 +15,7 @@ use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use ttft_lab::learner_state::checklist::Checklist;
+use ttft_core::answer::{LearnerAnswer, ShareEntry};
 use ttft_lab::learner_state;
 use ttft_lab::storage::{key_for, wrap, Backend, BrowserBackend, MemoryBackend, NoticeKind, Spec, Store, StorageError, Stored};
 use wasm_bindgen_test::*;
@@ -203,4 +205,53 @@ fn a_value_whose_part_was_left_stops_listening_without_breaking_the_page() {
     let list = Stored::open(&tab, learner_state::checklist());
     tab.receive(&key, wrap(1, &ticked(&[("clocks", 200)])).ok());
     assert!(list.get().is_done("clocks"));
+}
+
+#[wasm_bindgen_test]
+fn trace_answers_stored_by_position_are_kept_under_their_request_ids() {
+    let Ok(course) = ttft_lab::course::load() else { panic!("the embedded course loads") };
+    let mut exercise = course.trace_exercise.clone();
+    let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
+    assert!(ids.len() >= 3, "{ids:?}");
+    // Format 1, as the app wrote it: the second and third requests answered,
+    // the first left as padding, and a check of the same answers.
+    let second = r#"{"dominant":"prefill","share_percent":"96.9","investigate":null}"#;
+    let third = r#"{"dominant":"queue_wait","share_percent":"60.6","investigate":null}"#;
+    let old = format!(
+        r#"{{"version":1,"value":{{"answers":[{{}},{second},{third}],"checked":[{{}},{second},{third}],"attempts":2,"revealed":false,"changed_ms":5}}}}"#
+    );
+    let memory = Arc::new(MemoryBackend::default());
+    let key = learner_state::trace_work(&exercise).key();
+    memory.set(&key, &old).unwrap_or_default();
+    let store = Store::open(memory.clone());
+    let work = Stored::open(&store, learner_state::trace_work(&exercise));
+
+    let w = work.get();
+    assert_eq!(w.attempts, 2);
+    assert_eq!(w.answer(&ids[1]).share_percent, Some(ShareEntry::Text("96.9".into())));
+    assert_eq!(w.answer(&ids[2]).share_percent, Some(ShareEntry::Text("60.6".into())));
+    assert_eq!(w.answer(&ids[0]), LearnerAnswer::default());
+    assert_eq!(memory.get(&key), Ok(Some(old.clone())), "reading alone writes nothing");
+    assert!(notices(&store).is_empty(), "an upgrade is not a problem: {:?}", notices(&store));
+    assert!(memory.keys().iter().all(|k| !k.contains("set-aside")), "nothing is set aside");
+
+    // The next save writes format 2, keyed by request id.
+    assert_eq!(work.update(|w| w.set_revealed(true, 10)), Ok(()));
+    let saved = memory.get(&key).unwrap_or_default().unwrap_or_default();
+    let json: serde_json::Value = serde_json::from_str(&saved).unwrap_or_default();
+    assert_eq!(json["version"], 2, "{saved}");
+    assert_eq!(json["value"]["answers"][&ids[1]]["share_percent"], "96.9", "{saved}");
+    assert_eq!(json["value"]["checked"][&ids[2]]["share_percent"], "60.6", "{saved}");
+
+    // Content that reorders its rows still finds each answer on its request.
+    exercise.requests.reverse();
+    let tab = Store::open(memory.clone());
+    let reordered = Stored::open(&tab, learner_state::trace_work(&exercise));
+    let shown = reordered.get().answers_in_order(exercise.requests.iter().map(|r| r.id.as_str()));
+    let by_id: Vec<(String, LearnerAnswer)> =
+        exercise.requests.iter().map(|r| r.id.clone()).zip(shown).filter(|(_, a)| *a != LearnerAnswer::default()).collect();
+    assert_eq!(by_id.len(), 2);
+    for (id, answer) in by_id {
+        assert_eq!(answer, w.answer(&id), "{id} keeps its own answer");
+    }
 }

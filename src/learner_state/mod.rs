@@ -7,7 +7,7 @@
 //! | value | key under `ttft-lab/v1/` | version |
 //! |---|---|---|
 //! | lesson checklist ticks ([`checklist::Checklist`]) | `checklist` | 1 |
-//! | trace exercise answers, checks, reveal ([`trace_work::TraceWork`]) | `trace/<exercise id>` | 1 |
+//! | trace exercise answers, checks, reveal ([`trace_work::TraceWork`]) | `trace/<exercise id>` | 2 (1: answers by position) |
 //! | configuration choice inputs ([`choice_work::ChoiceWork`]) | `choice/<exercise id>` | 1 |
 //! | interview answer, hints shown, self-score ([`interview_work::InterviewWork`]) | `interview/<question id>` | 1 |
 //! | saved self-scores (`ttft_core::history::SavedScores`) | `scores/<question id>` | 1 |
@@ -35,6 +35,7 @@ use checklist::Checklist;
 use choice_work::ChoiceWork;
 use endpoint::SavedEndpoint;
 use interview_work::InterviewWork;
+use std::sync::Arc;
 use trace_work::TraceWork;
 use ttft_core::content::TraceExercise;
 use ttft_core::history::SavedScores;
@@ -87,8 +88,8 @@ impl Kept {
     /// The version of its stored form.
     pub fn version(self) -> u32 {
         match self {
+            Kept::TraceWork => 2,
             Kept::Checklist
-            | Kept::TraceWork
             | Kept::ChoiceWork
             | Kept::InterviewWork
             | Kept::SavedScores
@@ -142,9 +143,13 @@ pub fn checklist() -> Spec<Checklist> {
     Kept::Checklist.spec("", Checklist::merge)
 }
 
-/// The learner's work on `exercise`.
+/// The learner's work on `exercise`. Format 1 (answers by position) is
+/// read as the answers to the exercise's requests in their present order.
 pub fn trace_work(exercise: &TraceExercise) -> Spec<TraceWork> {
-    Kept::TraceWork.spec(&exercise.id, TraceWork::merge)
+    let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
+    Kept::TraceWork
+        .spec(&exercise.id, TraceWork::merge)
+        .upgraded(Arc::new(move |version, value| TraceWork::upgrade(version, value, &ids)))
 }
 
 /// The learner's work on the configuration choice `exercise_id`.

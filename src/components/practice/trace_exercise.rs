@@ -114,18 +114,18 @@ fn message_for(
     }
 }
 
-/// The message for request `index`'s `field`: its verdict from the last
-/// check, or a note that it changed since. `None` before any check.
+/// The message for `field` of the request with id `request`, at `index`
+/// in the exercise: its verdict from the last check, or a note that it
+/// changed since. `None` before any check.
 fn field_message(
     work: &TraceWork,
     result: Option<&TraceCheck>,
-    index: usize,
+    (index, request): (usize, &str),
     field: FieldKind,
     exercise: &TraceExercise,
 ) -> Option<FieldMessage> {
-    let checked = work.checked.as_ref()?;
-    let then = checked.get(index).cloned().unwrap_or_default();
-    if field.differs(&then, &work.answer(index)) {
+    let then = work.checked_answer(request)?;
+    if field.differs(&then, &work.answer(request)) {
         return Some(FieldMessage {
             kind: "stale",
             head: "Changed since your last check.".into(),
@@ -196,7 +196,10 @@ pub fn TraceExercisePage(
 
     let result = {
         let exercise = Arc::clone(&exercise);
-        Memo::new(move |_| work.with(|w| w.checked.as_ref().map(|answers| check_trace(&exercise, answers))))
+        let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
+        Memo::new(move |_| {
+            work.with(|w| w.checked_in_order(ids.iter().map(String::as_str)).map(|answers| check_trace(&exercise, &answers)))
+        })
     };
     let reveals: Vec<Option<Reveal>> =
         check_trace(&exercise, &[]).rows.into_iter().map(|r| r.ok().map(|r| r.reveal)).collect();
@@ -221,7 +224,8 @@ pub fn TraceExercisePage(
         let exercise = Arc::clone(&exercise);
         move |_| {
             let _ = stored.update(|w| w.check(now_ms()));
-            results.trace_checked(&exercise, &work.with_untracked(|w| w.answers.clone()));
+            let answers = work.with_untracked(|w| w.answers_in_order(exercise.requests.iter().map(|r| r.id.as_str())));
+            results.trace_checked(&exercise, &answers);
         }
     };
     let on_reveal = {
@@ -310,6 +314,10 @@ fn request_form(
 ) -> impl IntoView {
     let work = stored.signal();
     let rid = row.id.clone();
+    // Answers are kept by request id, so a reordered exercise keeps each
+    // answer beside its own request; `index` only finds the check's row.
+    let request = StoredValue::new(row.id.clone());
+    let answer_of = move |w: &TraceWork| request.with_value(|id| w.answer(id));
     let ids = |field: FieldKind| (dom_id(&["tx", &rid, field.id()]), dom_id(&["tx", &rid, field.id(), "msg"]));
     let (dominant_id, dominant_msg) = ids(FieldKind::Dominant);
     let (share_id, share_msg) = ids(FieldKind::Share);
@@ -320,7 +328,7 @@ fn request_form(
         move |field: FieldKind| {
             let exercise = Arc::clone(&exercise);
             Memo::new(move |_| {
-                work.with(|w| result.with(|r| field_message(w, r.as_ref(), index, field, &exercise)))
+                work.with(|w| result.with(|r| request.with_value(|id| field_message(w, r.as_ref(), (index, id), field, &exercise))))
             })
         }
     };
@@ -332,7 +340,7 @@ fn request_form(
         let stored = stored.clone();
         move |ev: leptos::ev::Event| {
             let choice = choice_from_value(&event_target_value(&ev));
-            let _ = stored.update(|w| w.edit(index, now_ms(), |a| a.dominant = choice));
+            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.dominant = choice));
         }
     };
     let set_share = {
@@ -340,7 +348,7 @@ fn request_form(
         move |ev: leptos::ev::Event| {
             let text = event_target_value(&ev);
             let entry = (!text.is_empty()).then_some(ShareEntry::Text(text));
-            let _ = stored.update(|w| w.edit(index, now_ms(), |a| a.share_percent = entry));
+            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.share_percent = entry));
         }
     };
     let set_action = {
@@ -348,14 +356,14 @@ fn request_form(
         move |ev: leptos::ev::Event| {
             let value = event_target_value(&ev);
             let id = (!value.is_empty()).then_some(value);
-            let _ = stored.update(|w| w.edit(index, now_ms(), |a| a.investigate = id));
+            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.investigate = id));
         }
     };
 
     let dominant_options = DominantChoice::ALL
         .into_iter()
         .map(|c| {
-            let selected = move || work.with(|w| w.answer(index).dominant == Some(c));
+            let selected = move || work.with(|w| answer_of(w).dominant == Some(c));
             view! { <option value=choice_value(c) selected=selected>{c.label()}</option> }
         })
         .collect_view();
@@ -365,14 +373,14 @@ fn request_form(
         .map(|a| {
             let id = a.id.clone();
             let value = a.id.clone();
-            let selected = move || work.with(|w| w.answer(index).investigate.as_deref() == Some(id.as_str()));
+            let selected = move || work.with(|w| answer_of(w).investigate.as_deref() == Some(id.as_str()));
             view! { <option value=value selected=selected>{a.label.clone()}</option> }
         })
         .collect_view();
     let none_selected = move |field: FieldKind| {
         move || {
             work.with(|w| {
-                let a = w.answer(index);
+                let a = answer_of(w);
                 match field {
                     FieldKind::Dominant => a.dominant.is_none(),
                     _ => a.investigate.is_none(),
@@ -410,7 +418,7 @@ fn request_form(
                     </label>
                     <select
                         id=dominant_id
-                        prop:value=move || work.with(|w| w.answer(index).dominant.map(choice_value).unwrap_or_default())
+                        prop:value=move || work.with(|w| answer_of(w).dominant.map(choice_value).unwrap_or_default())
                         aria-invalid=move || dominant_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = dominant_msg.clone();
@@ -433,7 +441,7 @@ fn request_form(
                         inputmode="decimal"
                         autocomplete="off"
                         id=share_id
-                        prop:value=move || work.with(|w| share_text(&w.answer(index)))
+                        prop:value=move || work.with(|w| share_text(&answer_of(w)))
                         aria-invalid=move || share_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = share_msg.clone();
@@ -450,7 +458,7 @@ fn request_form(
                     </label>
                     <select
                         id=action_id
-                        prop:value=move || work.with(|w| w.answer(index).investigate.clone().unwrap_or_default())
+                        prop:value=move || work.with(|w| answer_of(w).investigate.clone().unwrap_or_default())
                         aria-invalid=move || action_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = action_msg.clone();
