@@ -252,7 +252,12 @@ fn hints(all: Vec<String>, work: Stored<InterviewWork>) -> impl IntoView {
 /// for the self-score's saved entry.
 fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usize>) {
     let stored = work.signal();
-    let text = RwSignal::new(stored.with_untracked(|w| fit_answer(&w.answer, limit).text));
+    // What the learner has typed here and not yet saved; `None` once saved.
+    let draft: RwSignal<Option<String>> = RwSignal::new(None);
+    // The box shows the draft while there is one, and the stored answer
+    // otherwise, so another tab's answer arrives through the store unless
+    // the learner is mid-edit here.
+    let text = Memo::new(move |_| draft.get().unwrap_or_else(|| stored.with(|w| fit_answer(&w.answer, limit).text)));
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let refused = RwSignal::new(false);
 
@@ -265,23 +270,16 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
                 handle.clear();
             }
             let _ = pending.try_set_value(None);
-            let Some(now) = text.try_get_untracked() else { return };
+            let Some(Some(now)) = draft.try_get_untracked() else { return };
             if stored.with_untracked(|w| w.answer != now) {
                 let _ = work.update(|w| {
                     w.answer = now;
                     w.touch(now_ms());
                 });
             }
+            let _ = draft.try_set(None);
         }
     };
-    // Another tab's answer arrives through the store; take it unless the
-    // learner is mid-edit here.
-    Effect::new(move |_| {
-        let theirs = stored.with(|w| w.answer.clone());
-        if pending.get_value().is_none() && text.get_untracked() != theirs {
-            text.set(fit_answer(&theirs, limit).text);
-        }
-    });
     let on_input = {
         let save = save.clone();
         move |ev: leptos::ev::Event| {
@@ -289,12 +287,12 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
             let fitted = fit_answer(&raw, limit);
             if fitted.cut {
                 // Put the box back to what is kept: the extra is refused.
-                if let Some(area) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+                if let Some(area) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok()) {
                     area.set_value(&fitted.text);
                 }
             }
             refused.set(fitted.cut);
-            text.set(fitted.text);
+            draft.set(Some(fitted.text));
             if let Some(handle) = pending.get_value() {
                 handle.clear();
             }
