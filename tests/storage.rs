@@ -36,6 +36,9 @@ impl Backend for Refusing {
     fn remove(&self, _: &str) -> Result<(), StorageError> {
         Err(StorageError::Unavailable { reason: "SecurityError: access denied".into() })
     }
+    fn keys(&self) -> Result<Vec<String>, StorageError> {
+        Err(StorageError::Unavailable { reason: "SecurityError: access denied".into() })
+    }
 }
 
 /// Memory storage whose writes fail once `full` is set, like a full quota.
@@ -58,10 +61,21 @@ impl Backend for Quota {
     fn remove(&self, key: &str) -> Result<(), StorageError> {
         self.inner.remove(key)
     }
+    fn keys(&self) -> Result<Vec<String>, StorageError> {
+        self.inner.keys()
+    }
 }
 
 fn notices(store: &Store) -> Vec<(NoticeKind, String)> {
     store.notices().get_untracked().into_iter().map(|n| (n.kind, n.text)).collect()
+}
+
+/// The texts of the copies set aside from `key`, oldest first.
+fn copies_of(backend: &dyn Backend, key: &str) -> Vec<String> {
+    let mut keys: Vec<String> =
+        backend.keys().unwrap_or_default().into_iter().filter(|k| k.starts_with(&format!("{key}/set-aside/"))).collect();
+    keys.sort();
+    keys.iter().filter_map(|k| backend.get(k).ok().flatten()).collect()
 }
 
 fn ticked(items: &[(&str, i64)]) -> Checklist {
@@ -97,7 +111,7 @@ fn damaged_data_is_set_aside_and_the_value_starts_clean() {
         let stored = Stored::open(&store, Spec::new(name, "checklist", 1, Checklist::merge));
 
         assert_eq!(stored.get(), Checklist::default(), "{name} starts clean");
-        let keys = memory.keys();
+        let keys = memory.keys().unwrap_or_default();
         let aside: Vec<&String> = keys.iter().filter(|k| k.starts_with(&format!("ttft-lab/v1/{name}/set-aside/"))).collect();
         assert_eq!(aside.len(), 1, "{keys:?}");
         assert_eq!(memory.get(aside[0]), Ok(Some(text.to_owned())), "the copy is the damaged text, byte for byte");
@@ -180,9 +194,13 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     assert!(!list2.get().is_done("split"));
     assert!(list2.get().is_done("clocks"));
 
-    // Another tab's damaged write is ignored, not merged or set aside.
+    // Another tab's damaged write is set aside before this tab writes its
+    // own value in its place.
+    shared.set(&key, "{nonsense").unwrap_or_default();
     tab2.receive(&key, Some("{nonsense".into()));
     assert!(list2.get().is_done("clocks"));
+    assert_eq!(copies_of(&*shared, &key), ["{nonsense"], "the damaged text is kept, byte for byte");
+    assert_eq!(shared.get(&key), Ok(wrap(1, &list2.get()).ok()), "this tab's value is stored in its place");
 }
 
 #[wasm_bindgen_test]
@@ -233,7 +251,7 @@ fn trace_answers_stored_by_position_are_kept_under_their_request_ids() {
     assert_eq!(w.answer(&ids[0]), LearnerAnswer::default());
     assert_eq!(memory.get(&key), Ok(Some(old.clone())), "reading alone writes nothing");
     assert!(notices(&store).is_empty(), "an upgrade is not a problem: {:?}", notices(&store));
-    assert!(memory.keys().iter().all(|k| !k.contains("set-aside")), "nothing is set aside");
+    assert!(memory.keys().unwrap_or_default().iter().all(|k| !k.contains("set-aside")), "nothing is set aside");
 
     // The next save writes format 2, keyed by request id.
     assert_eq!(work.update(|w| w.set_revealed(true, 10)), Ok(()));
@@ -254,4 +272,198 @@ fn trace_answers_stored_by_position_are_kept_under_their_request_ids() {
     for (id, answer) in by_id {
         assert_eq!(answer, w.answer(&id), "{id} keeps its own answer");
     }
+}
+
+/// The notices' kinds and texts, and their ids (a new id is a new
+/// announcement in the live region).
+fn notices_with_ids(store: &Store) -> Vec<(u64, NoticeKind, String)> {
+    store.notices().get_untracked().into_iter().map(|n| (n.id, n.kind, n.text)).collect()
+}
+
+#[wasm_bindgen_test]
+fn another_tab_on_a_newer_version_is_never_written_over() {
+    let shared = Arc::new(MemoryBackend::default());
+    let tab = Store::open(shared.clone());
+    let list = Stored::open(&tab, learner_state::checklist());
+    let key = list.key();
+    assert_eq!(list.update(|c| c.mark("split", true, 100)), Ok(()));
+
+    // A tab running a newer version of the app writes format 99.
+    let newer = r#"{"version":99,"value":{"items":{"split":{"when":"later"}}}}"#;
+    shared.set(&key, newer).unwrap_or_default();
+    tab.receive(&key, Some(newer.into()));
+
+    let result = list.update(|c| c.mark("clocks", true, 200));
+    assert_eq!(result, Err(StorageError::Held { key: key.clone() }));
+    assert_eq!(shared.get(&key), Ok(Some(newer.to_owned())), "the newer tab's value stays as it is");
+    assert!(copies_of(&*shared, &key).is_empty(), "nothing to set aside: it is not replaced");
+    assert!(list.get().is_done("clocks"), "the change stays on this page");
+    let said = notices(&tab);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0].0, NoticeKind::Warning);
+    assert!(said[0].1.contains("newer version") && said[0].1.contains("reload"), "{}", said[0].1);
+
+    // The same tab later finds a value it can read (the newer tab's was
+    // removed): it merges and saves again, and says so.
+    tab.receive(&key, None);
+    assert_eq!(shared.get(&key), Ok(wrap(1, &list.get()).ok()));
+    assert!(list.get().is_done("split") && list.get().is_done("clocks"));
+    let said = notices(&tab);
+    assert_eq!(said.len(), 1, "the hold's notice is replaced: {said:?}");
+    assert_eq!(said[0].0, NoticeKind::Info);
+    assert!(said[0].1.contains("saved again"), "{}", said[0].1);
+}
+
+#[wasm_bindgen_test]
+fn the_same_damaged_text_is_set_aside_once() {
+    let shared = Arc::new(MemoryBackend::default());
+    let tab = Store::open(shared.clone());
+    let list = Stored::open(&tab, learner_state::checklist());
+    let key = list.key();
+    assert_eq!(list.update(|c| c.mark("split", true, 100)), Ok(()));
+    for _ in 0..3 {
+        shared.set(&key, "{damaged").unwrap_or_default();
+        tab.receive(&key, Some("{damaged".into()));
+    }
+    assert_eq!(copies_of(&*shared, &key), ["{damaged"]);
+    assert_eq!(tab.set_aside_copies().get_untracked().len(), 1);
+    assert_eq!(shared.get(&key), Ok(wrap(1, &list.get()).ok()));
+}
+
+#[wasm_bindgen_test]
+fn damaged_data_that_cannot_be_set_aside_is_not_written_over() {
+    let quota = Arc::new(Quota::default());
+    let key = key_for("checklist");
+    quota.set(&key, "{damaged").unwrap_or_default();
+    quota.full.store(true, Ordering::SeqCst);
+    let store = Store::open(quota.clone());
+    let list = Stored::open(&store, learner_state::checklist());
+
+    assert_eq!(list.get(), Checklist::default());
+    let result = list.update(|c| c.mark("split", true, 100));
+    assert_eq!(result, Err(StorageError::Held { key: key.clone() }));
+    assert_eq!(quota.get(&key), Ok(Some("{damaged".to_owned())), "the only copy is still there");
+    let said = notices(&store);
+    assert!(said.iter().any(|(_, t)| t.contains("could not be set aside") && t.contains("will not save")), "{said:?}");
+
+    // Another tab's damaged write, with no room for a copy, is not replaced either.
+    let shared = Arc::new(Quota::default());
+    let tab = Store::open(shared.clone());
+    let list = Stored::open(&tab, learner_state::checklist());
+    assert_eq!(list.update(|c| c.mark("split", true, 100)), Ok(()));
+    shared.set(&key, "{theirs").unwrap_or_default();
+    shared.full.store(true, Ordering::SeqCst);
+    tab.receive(&key, Some("{theirs".into()));
+    assert_eq!(shared.get(&key), Ok(Some("{theirs".to_owned())));
+    assert_eq!(list.update(|c| c.mark("clocks", true, 200)), Err(StorageError::Held { key: key.clone() }));
+    assert_eq!(shared.get(&key), Ok(Some("{theirs".to_owned())));
+}
+
+#[wasm_bindgen_test]
+fn full_storage_still_shows_what_is_saved_and_reports_every_failed_save() {
+    let quota = Arc::new(Quota::default());
+    let saved = ticked(&[("split", 100)]);
+    let key = key_for("checklist");
+    quota.set(&key, &wrap(1, &saved).unwrap_or_default()).unwrap_or_default();
+    quota.set(&format!("{key}/set-aside/5"), "{old damaged copy").unwrap_or_default();
+    quota.full.store(true, Ordering::SeqCst);
+
+    let store = Store::open(quota.clone());
+    assert!(store.keeps(), "storage that reads is still used");
+    let list = Stored::open(&store, learner_state::checklist());
+    assert_eq!(list.get(), saved, "everything saved is shown");
+    let said = notices(&store);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert_eq!(said[0].0, NoticeKind::Error);
+    assert!(said[0].1.contains("storage is full") && said[0].1.contains("set-aside"), "{}", said[0].1);
+    assert_eq!(store.set_aside_copies().get_untracked().len(), 1, "the copy that could be deleted is listed");
+
+    // Each failed save is reported anew, so the live region says it again.
+    assert!(list.update(|c| c.mark("clocks", true, 200)).is_err());
+    let first = notices_with_ids(&store);
+    assert!(list.update(|c| c.mark("memory", true, 300)).is_err());
+    let second = notices_with_ids(&store);
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert_eq!(second.len(), 2, "one notice per value, replaced: {second:?}");
+    assert_ne!(first[1].0, second[1].0, "a new announcement");
+    assert!(first[1].2.starts_with("Could not save your checklist:"), "{}", first[1].2);
+    assert!(second[1].2.contains("again (2 saves in a row)"), "{}", second[1].2);
+    assert!(second[1].2.contains("Deleting set-aside copies"), "{}", second[1].2);
+    assert_eq!(quota.get(&key), Ok(wrap(1, &saved).ok()), "what was saved is unchanged");
+
+    // Deleting the copy frees space; the next save keeps every change.
+    assert_eq!(store.delete_set_aside(&format!("{key}/set-aside/5")), Ok(()));
+    assert!(store.set_aside_copies().get_untracked().is_empty());
+    quota.full.store(false, Ordering::SeqCst);
+    assert_eq!(list.update(|c| c.mark("split", true, 400)), Ok(()));
+    let kept: Checklist = ttft_lab::storage::read(&quota.get(&key).unwrap_or_default().unwrap_or_default(), &learner_state::checklist())
+        .unwrap_or_default();
+    assert!(["split", "clocks", "memory"].iter().all(|id| kept.is_done(id)), "{kept:?}");
+    let said = notices(&store);
+    assert!(said.iter().any(|(k, t)| *k == NoticeKind::Info && t.contains("saved again")), "{said:?}");
+    assert!(!said.iter().any(|(_, t)| t.starts_with("Could not save")), "the failure is no longer claimed: {said:?}");
+    assert!(!said.iter().any(|(_, t)| t.contains("storage is full")), "nor the full storage: {said:?}");
+}
+
+#[wasm_bindgen_test]
+fn set_aside_copies_are_listed_and_only_they_can_be_deleted() {
+    let memory = Arc::new(MemoryBackend::default());
+    let key = key_for("checklist");
+    memory.set(&key, "{damaged").unwrap_or_default();
+    memory.set("someone-else/set-aside/1", "not ours").unwrap_or_default();
+    let store = Store::open(memory.clone());
+    let _list = Stored::open(&store, learner_state::checklist());
+    let copies = store.set_aside_copies().get_untracked();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    assert_eq!(copies[0].name, "checklist");
+    assert_eq!(copies[0].size, "{damaged".len());
+    assert_eq!(store.set_aside_text(&copies[0].key), Ok(Some("{damaged".to_owned())));
+
+    assert_eq!(store.delete_set_aside(&key), Ok(()), "not a set-aside key: left alone");
+    assert_eq!(store.delete_set_aside("someone-else/set-aside/1"), Ok(()));
+    assert_eq!(memory.get("someone-else/set-aside/1"), Ok(Some("not ours".to_owned())));
+    assert_eq!(store.delete_set_aside(&copies[0].key), Ok(()));
+    assert_eq!(memory.get(&copies[0].key), Ok(None));
+    assert!(store.set_aside_copies().get_untracked().is_empty());
+}
+
+/// Fills the real `localStorage` until it refuses even one more character,
+/// under keys that start with `fill/`; hands back those keys.
+fn fill_local_storage() -> Vec<String> {
+    let mut keys = Vec::new();
+    let mut size = 1 << 20;
+    while size >= 1 {
+        let key = format!("fill/{}", keys.len());
+        if BrowserBackend.set(&key, &"x".repeat(size)).is_ok() {
+            keys.push(key);
+        } else {
+            size /= 2;
+        }
+    }
+    keys
+}
+
+#[wasm_bindgen_test]
+fn the_real_local_storage_when_full_still_shows_what_is_saved() {
+    let key = key_for("checklist");
+    let saved = ticked(&[("split", 100)]);
+    let _ = BrowserBackend.set(&key, &wrap(1, &saved).unwrap_or_default());
+    let filled = fill_local_storage();
+
+    let store = Store::open(Arc::new(BrowserBackend));
+    let list = Stored::open(&store, learner_state::checklist());
+    let shown = list.get();
+    let said = notices(&store);
+    let failed = list.update(|c| c.mark("clocks", true, 200));
+    let after = BrowserBackend.get(&key);
+
+    for k in &filled {
+        let _ = BrowserBackend.remove(k);
+    }
+    let _ = BrowserBackend.remove(&key);
+    assert!(store.keeps());
+    assert_eq!(shown, saved, "the tick saved before the storage filled up is shown");
+    assert!(said.iter().any(|(_, t)| t.contains("storage is full")), "{said:?}");
+    assert!(matches!(&failed, Err(StorageError::Write { reason, .. }) if reason.contains("Quota")), "{failed:?}");
+    assert_eq!(after, Ok(wrap(1, &saved).ok()), "what was saved is unchanged");
 }
