@@ -188,8 +188,9 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     let stored = shared.get(&key).unwrap_or_default().unwrap_or_default();
     assert_eq!(stored, wrap(1, &both).unwrap_or_default(), "storage ends with both ticks");
 
-    // A later untick in one tab wins over the older tick in the other.
-    assert_eq!(list1.update(|c| c.mark("split", false, 300)), Ok(()));
+    // A later untick in one tab wins over the older tick in the other
+    // (made now: an untick older than the merge horizon is pruned).
+    assert_eq!(list1.update(|c| c.mark("split", false, ttft_lab::storage::now_ms())), Ok(()));
     tab2.receive(&key, shared.get(&key).unwrap_or_default());
     assert!(!list2.get().is_done("split"));
     assert!(list2.get().is_done("clocks"));
@@ -466,4 +467,38 @@ fn the_real_local_storage_when_full_still_shows_what_is_saved() {
     assert!(said.iter().any(|(_, t)| t.contains("storage is full")), "{said:?}");
     assert!(matches!(&failed, Err(StorageError::Write { reason, .. }) if reason.contains("Quota")), "{failed:?}");
     assert_eq!(after, Ok(wrap(1, &saved).ok()), "what was saved is unchanged");
+}
+
+#[wasm_bindgen_test]
+fn old_unticks_are_pruned_from_storage_without_tabs_writing_back_and_forth() {
+    use ttft_lab::learner_state::checklist::Tick;
+    let now = ttft_lab::storage::now_ms();
+    let long_ago = now - ttft_lab::learner_state::merge::MERGE_HORIZON_MS - 60_000;
+    let mut stored = Checklist::default();
+    stored.items.insert("split".into(), Tick { changed_ms: long_ago, done: true });
+    stored.items.insert("clocks".into(), Tick { changed_ms: long_ago, done: false });
+    let shared = Arc::new(MemoryBackend::default());
+    let key = key_for("checklist");
+    let old_text = wrap(1, &stored).unwrap_or_default();
+    shared.set(&key, &old_text).unwrap_or_default();
+
+    let tab = Store::open(shared.clone());
+    let list = Stored::open(&tab, learner_state::checklist());
+    assert!(list.get().is_done("split") && !list.get().is_done("clocks"));
+    assert_eq!(list.update(|c| c.mark("memory", true, now)), Ok(()));
+    let saved: Checklist =
+        ttft_lab::storage::read(&shared.get(&key).unwrap_or_default().unwrap_or_default(), &learner_state::checklist())
+            .unwrap_or_default();
+    assert_eq!(saved.items.keys().map(String::as_str).collect::<Vec<_>>(), ["memory", "split"], "the old untick is gone");
+
+    // A tab of an older version, which keeps every stamp, writes its value
+    // with the old untick: this tab merges it without writing back, so the
+    // two tabs do not answer each other for ever.
+    let mut theirs = stored.clone();
+    theirs.mark("memory", true, now);
+    let theirs_text = wrap(1, &theirs).unwrap_or_default();
+    shared.set(&key, &theirs_text).unwrap_or_default();
+    tab.receive(&key, Some(theirs_text.clone()));
+    assert_eq!(shared.get(&key), Ok(Some(theirs_text)), "nothing new to say, so nothing written");
+    assert!(list.get().is_done("memory") && list.get().is_done("split"));
 }

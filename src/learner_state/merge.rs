@@ -7,6 +7,23 @@
 
 use serde::Serialize;
 
+/// How long a change stamp that shows nothing (an untick, a deleted score)
+/// is kept for merging: 30 days.
+///
+/// Why that is safe: the only copies a merge meets are other tabs open at
+/// the same time, and each hears every write within moments (the browser's
+/// `storage` event carries the whole value); a tab opened later reads the
+/// stored value. A stamp only has to outlive the moment every open tab has
+/// taken it in; thirty days leaves room for a laptop asleep for weeks.
+/// An imported history file is not a merge partner: importing restores
+/// its entries on purpose.
+pub const MERGE_HORIZON_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+/// True when a stamp is older than [`MERGE_HORIZON_MS`] at `now_ms`.
+pub fn past_horizon(stamp_ms: i64, now_ms: i64) -> bool {
+    now_ms.saturating_sub(stamp_ms) > MERGE_HORIZON_MS
+}
+
 /// The next change stamp for a value last changed at `previous`: `now_ms`,
 /// but never at or before `previous`, so a clock that went backwards cannot
 /// make a newer change lose a merge.
@@ -52,5 +69,8 @@ mod tests {
         assert_eq!(next_stamp(10, 5), 11);
         assert_eq!(next_stamp(10, 50), 50);
         assert_eq!(next_stamp(i64::MAX, 0), i64::MAX);
+        assert!(!past_horizon(0, MERGE_HORIZON_MS));
+        assert!(past_horizon(0, MERGE_HORIZON_MS + 1));
+        assert!(!past_horizon(i64::MAX, i64::MIN), "a stamp from the future is never old");
     }
 }

@@ -28,6 +28,7 @@ pub mod choice_work;
 pub mod endpoint;
 pub mod interview_work;
 pub mod merge;
+pub mod scores;
 pub mod trace_work;
 
 use crate::storage::Spec;
@@ -43,7 +44,8 @@ use ttft_core::history::SavedScores;
 /// Every kind of value the app keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kept {
-    /// The lesson's completion checklist.
+    /// The lesson's completion checklist; unticks older than the merge
+/// horizon are pruned.
     Checklist,
     /// The learner's work on a trace exercise.
     TraceWork,
@@ -138,9 +140,10 @@ pub fn describe(name: &str) -> String {
 /// The full key of the AI provider key, in either web storage.
 pub const API_KEY: &str = "ttft-lab/v1/second-opinion/key";
 
-/// The lesson's completion checklist.
+/// The lesson's completion checklist; unticks older than the merge
+/// horizon are pruned.
 pub fn checklist() -> Spec<Checklist> {
-    Kept::Checklist.spec("", Checklist::merge)
+    Kept::Checklist.spec("", Checklist::merge).pruned(Checklist::prune)
 }
 
 /// The learner's work on `exercise`. Format 1 (answers by position) is
@@ -162,9 +165,10 @@ pub fn interview_work(question_id: &str) -> Spec<InterviewWork> {
     Kept::InterviewWork.spec(question_id, InterviewWork::merge)
 }
 
-/// The self-scores saved for the interview question `question_id`.
+/// The self-scores saved for the interview question `question_id`; the
+/// stamps of entries deleted before the merge horizon are pruned.
 pub fn saved_scores(question_id: &str) -> Spec<SavedScores> {
-    Kept::SavedScores.spec(question_id, SavedScores::merge)
+    Kept::SavedScores.spec(question_id, SavedScores::merge).pruned(scores::prune)
 }
 
 /// The AI second opinion's endpoint.
