@@ -16,7 +16,7 @@
 use ttft_core::second_opinion::provider::ApiKey;
 
 /// The one storage key the API key is kept under, in either storage.
-pub const KEY_NAME: &str = "ttft-lab/v1/second-opinion/key";
+pub const KEY_NAME: &str = crate::learner_state::API_KEY;
 
 /// Which storage holds the key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,8 @@ pub mod components;
 pub mod course;
 pub mod http;
 pub mod key_storage;
+pub mod learner_state;
 pub mod navigation;
-pub mod progress;
 pub mod route;
 pub mod storage;
 pub mod timeline_entry;
@@ -43,7 +43,6 @@ use components::worked_timeline::WorkedTimelineWidget;
 use course::{CourseContext, CourseError};
 use leptos::prelude::*;
 use navigation::Navigator;
-use progress::Checklist;
 use route::CoursePart;
 use std::sync::Arc;
 use storage::{Store, Stored};
@@ -65,7 +64,7 @@ pub fn Shell(
 ) -> impl IntoView {
     let nav = Navigator::start();
     provide_context(nav);
-    let checklist = Stored::open(&store, Checklist::STORAGE_NAME, "checklist", Checklist::merge);
+    let checklist = Stored::open(&store, learner_state::checklist());
     provide_context(Progress(checklist));
     provide_context(store.clone());
     Effect::new(move |_| document().set_title(&nav.current().document_title()));

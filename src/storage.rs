@@ -1,40 +1,57 @@
 //! Everything the app keeps in the browser, and the only module that touches
 //! `localStorage`.
 //!
-//! Keys are namespaced and versioned (`ttft-lab/v1/<name>`) and every value
-//! is wrapped as `{"version": 1, "value": …}`. A [`Store`] sits on a small
-//! [`Backend`] trait so that tests can hand it storage that refuses, fails
-//! or holds damaged data. A [`Stored<T>`] is one named value: a reactive
-//! signal that loads once, writes on every change, and merges changes made in
-//! another tab with a merge function the value's owner supplies.
+//! Keys are namespaced (`ttft-lab/v1/<name>`) and every value is wrapped as
+//! `{"version": N, "value": …}`, where N is that value's own version. What
+//! each value is, its name, version, merge and pruning rule, is declared in
+//! `crate::learner_state` as a [`Spec`]; this module keeps values without
+//! knowing what they mean. A [`Store`] sits on a small [`Backend`] trait so
+//! that tests can hand it storage that refuses, fails or holds damaged
+//! data. A [`Stored<T>`] is one named value: a reactive signal that loads
+//! once, writes on every change, and merges changes made in another tab.
 //!
-//! What can go wrong, and what the learner sees (in the status area fed by
+//! The rule everything here follows: nothing saved is ever lost. What can go
+//! wrong, and what the learner sees (in the status area fed by
 //! [`Store::notices`]):
 //! - storage missing or refused (private mode, a sandboxed iframe, disabled
 //!   by policy): the app runs in memory and says once that nothing will be
 //!   kept;
-//! - a write fails (quota): the learner is told; what was stored before
-//!   stays as it was, and the change lives on in the page until reload;
-//! - stored data is damaged or from an unknown version: a copy is set aside
-//!   under `ttft-lab/v1/<name>/set-aside/<ms>`, the value starts clean, and
-//!   the learner is told where the copy is.
+//! - storage that reads but will not take a write (its quota is full): the
+//!   app keeps reading it, so everything saved is shown, and says so;
+//! - a write fails: the learner is told at every failed save; what was
+//!   stored before stays as it was, and the change lives on in the page
+//!   until reload; the next save that works says so;
+//! - stored data is damaged, or from a version this one cannot read, here
+//!   or written by another tab: a copy is set aside under
+//!   `ttft-lab/v1/<name>/set-aside/<ms>` before anything is written over it,
+//!   and the learner is told where the copy is. When the copy cannot be
+//!   made, or another tab runs a newer version of the app, this tab stops
+//!   writing that value and says why;
+//! - set-aside copies are listed ([`Store::set_aside_copies`]) so the
+//!   learner can download or delete them; the same text is set aside once.
 //!
-//! What it deliberately does not do: know what any value means (merging is
-//! the value's business), use cookies or IndexedDB, or sync anywhere but
-//! between tabs of one browser.
+//! What it deliberately does not do: know what any value means (merging and
+//! pruning are the value's business), use cookies or IndexedDB, or sync
+//! anywhere but between tabs of one browser.
 
 use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::any::Any;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Every key this app writes starts with this.
 pub const PREFIX: &str = "ttft-lab/v1/";
 
-/// The version written into every stored value's wrapper.
-pub const VERSION: u32 = 1;
+/// What separates a value's key from the stamp of a copy set aside from it.
+const SET_ASIDE: &str = "/set-aside/";
+
+/// The key written and removed to learn whether storage takes writes; the
+/// notice that it does not is about this key.
+const PROBE: &str = "ttft-lab/v1/probe";
 
 /// The full storage key for a value's name.
 pub fn key_for(name: &str) -> String {
@@ -50,6 +67,10 @@ pub enum StorageError {
     Read { key: String, reason: String },
     /// Writing a key failed, typically because the quota is full.
     Write { key: String, reason: String },
+    /// Not written, on purpose: the key holds something this tab cannot read
+    /// and could not set aside (another tab's newer version, or a copy that
+    /// did not fit), and writing would replace it.
+    Held { key: String },
 }
 
 impl fmt::Display for StorageError {
@@ -58,6 +79,7 @@ impl fmt::Display for StorageError {
             StorageError::Unavailable { reason } => write!(f, "this browser's storage cannot be used ({reason})"),
             StorageError::Read { key, reason } => write!(f, "could not read {key} ({reason})"),
             StorageError::Write { key, reason } => write!(f, "could not save {key} ({reason})"),
+            StorageError::Held { key } => write!(f, "did not save {key}, so as not to replace what is stored there"),
         }
     }
 }
@@ -73,19 +95,14 @@ pub trait Backend: Send + Sync {
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError>;
     /// Deletes `key`; deleting a missing key is not an error.
     fn remove(&self, key: &str) -> Result<(), StorageError>;
+    /// Every key held, this app's and any other's.
+    fn keys(&self) -> Result<Vec<String>, StorageError>;
 }
 
 /// Values held in memory for this page only.
 #[derive(Default)]
 pub struct MemoryBackend {
     values: Mutex<BTreeMap<String, String>>,
-}
-
-impl MemoryBackend {
-    /// Every key held, in order.
-    pub fn keys(&self) -> Vec<String> {
-        self.values.lock().unwrap_or_else(PoisonError::into_inner).keys().cloned().collect()
-    }
 }
 
 impl Backend for MemoryBackend {
@@ -99,6 +116,9 @@ impl Backend for MemoryBackend {
     fn remove(&self, key: &str) -> Result<(), StorageError> {
         self.values.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
         Ok(())
+    }
+    fn keys(&self) -> Result<Vec<String>, StorageError> {
+        Ok(self.values.lock().unwrap_or_else(PoisonError::into_inner).keys().cloned().collect())
     }
 }
 
@@ -122,6 +142,7 @@ fn reason_of(e: &StorageError) -> String {
         StorageError::Unavailable { reason } | StorageError::Read { reason, .. } | StorageError::Write { reason, .. } => {
             reason.clone()
         }
+        StorageError::Held { .. } => "held on purpose".into(),
     }
 }
 
@@ -134,6 +155,18 @@ impl Backend for BrowserBackend {
     }
     fn remove(&self, key: &str) -> Result<(), StorageError> {
         Self::storage()?.remove_item(key).map_err(|e| StorageError::Write { key: key.into(), reason: describe_js(&e) })
+    }
+    fn keys(&self) -> Result<Vec<String>, StorageError> {
+        let storage = Self::storage()?;
+        let read = |e: wasm_bindgen::JsValue| StorageError::Read { key: "(the list of keys)".into(), reason: describe_js(&e) };
+        let n = storage.length().map_err(read)?;
+        let mut keys = Vec::new();
+        for i in 0..n {
+            if let Some(key) = storage.key(i).map_err(read)? {
+                keys.push(key);
+            }
+        }
+        Ok(keys)
     }
 }
 
@@ -170,6 +203,33 @@ pub struct Notice {
     pub kind: NoticeKind,
     /// What happened and what it means for the learner's work.
     pub text: String,
+    /// The storage key it is about, when a newer notice about the same key
+    /// replaces it (a save that failed again, then worked).
+    pub about: Option<String>,
+}
+
+/// A copy of stored text that could not be read, kept rather than lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetAside {
+    /// Its own storage key.
+    pub key: String,
+    /// The name of the value it was set aside from (`checklist`).
+    pub name: String,
+    /// When it was set aside, in milliseconds since the epoch, when the key
+    /// says.
+    pub at_ms: Option<i64>,
+    /// Its length in UTF-16 code units, what the browser's quota counts.
+    pub size: usize,
+}
+
+impl SetAside {
+    /// Reads a storage key as a set-aside copy's; `None` for any other key.
+    pub fn from_key(key: &str, size: usize) -> Option<SetAside> {
+        let rest = key.strip_prefix(PREFIX)?;
+        let (name, stamp) = rest.rsplit_once(SET_ASIDE)?;
+        let digits: String = stamp.chars().take_while(char::is_ascii_digit).collect();
+        Some(SetAside { key: key.to_owned(), name: name.to_owned(), at_ms: digits.parse().ok(), size })
+    }
 }
 
 /// Takes another tab's new text for a key; returns false once the value it
@@ -177,20 +237,23 @@ pub struct Notice {
 type Listener = Arc<dyn Fn(Option<String>) -> bool + Send + Sync>;
 
 /// The app's storage: a backend, whether it keeps anything past this page,
-/// the notices for the status area, and the values listening for changes
-/// from other tabs. Cheap to clone; clones share everything.
+/// the notices for the status area, the set-aside copies, and the values
+/// listening for changes from other tabs. Cheap to clone; clones share
+/// everything.
 #[derive(Clone)]
 pub struct Store {
     backend: Arc<dyn Backend>,
     keeps: bool,
     notices: RwSignal<Vec<Notice>>,
+    set_aside: RwSignal<Vec<SetAside>>,
     next_notice: Arc<Mutex<u64>>,
     listeners: Arc<Mutex<Vec<(String, Listener)>>>,
 }
 
 impl Store {
-    /// The browser's `localStorage` when it works, memory otherwise (with a
-    /// notice saying so). Also starts listening for changes from other tabs.
+    /// The browser's `localStorage` when it can be read, memory otherwise
+    /// (with a notice saying so). Also starts listening for changes from
+    /// other tabs.
     pub fn open_browser() -> Store {
         let store = Store::open(Arc::new(BrowserBackend));
         if store.keeps {
@@ -199,25 +262,52 @@ impl Store {
         store
     }
 
-    /// A store over `backend` if it accepts a write and a delete; a store in
-    /// memory, with a notice saying so, if it does not.
+    /// A store over `backend` if it can be read. When it can be read but
+    /// refuses a small write (a full quota), the store still reads it, so
+    /// the learner sees everything saved, and says that changes cannot be
+    /// kept for now. A store in memory, with a notice saying so, when it
+    /// cannot even be read.
     pub fn open(backend: Arc<dyn Backend>) -> Store {
-        let probe = format!("{PREFIX}probe");
-        match backend.set(&probe, "1").and_then(|()| backend.remove(&probe)) {
+        if let Err(e) = backend.get(PROBE) {
+            return Store::in_memory(&reason_of(&e));
+        }
+        match backend.set(PROBE, "1").and_then(|()| backend.remove(PROBE)) {
             Ok(()) => Store::with_backend(backend),
-            Err(e) => Store::in_memory(&reason_of(&e)),
+            Err(e) => {
+                let _ = backend.remove(PROBE);
+                let store = Store::with_backend(backend);
+                let free = if store.set_aside.with_untracked(Vec::is_empty) {
+                    ""
+                } else {
+                    " Deleting set-aside copies (listed below) frees space."
+                };
+                store.notify_about(
+                    PROBE,
+                    NoticeKind::Error,
+                    format!(
+                        "This browser is not taking changes to your saved work ({}), most likely because its \
+                         storage is full. Everything saved before is shown and stays as it is; what you change \
+                         now stays on this page until you reload, and each save that fails is reported here.{free}",
+                        reason_of(&e)
+                    ),
+                );
+                store
+            }
         }
     }
 
     /// A store over any backend, trusted to keep values.
     pub fn with_backend(backend: Arc<dyn Backend>) -> Store {
-        Store {
+        let store = Store {
             backend,
             keeps: true,
             notices: RwSignal::new(Vec::new()),
+            set_aside: RwSignal::new(Vec::new()),
             next_notice: Arc::new(Mutex::new(0)),
             listeners: Arc::new(Mutex::new(Vec::new())),
-        }
+        };
+        store.refresh_set_aside();
+        store
     }
 
     /// A store that keeps values for this page only, and says why once.
@@ -244,18 +334,37 @@ impl Store {
         self.notices.read_only()
     }
 
-    /// Adds a notice unless the same text is already showing, so a failing
-    /// save repeated on every keystroke is said once.
+    /// Adds a notice unless the same text is already showing, so a message
+    /// repeated on every keystroke is said once.
     pub fn notify(&self, kind: NoticeKind, text: String) {
         if self.notices.with_untracked(|list| list.iter().any(|n| n.text == text)) {
             return;
         }
-        let id = {
-            let mut next = self.next_notice.lock().unwrap_or_else(PoisonError::into_inner);
-            *next += 1;
-            *next
-        };
-        self.notices.update(|list| list.push(Notice { id, kind, text }));
+        let id = self.next_id();
+        self.notices.update(|list| list.push(Notice { id, kind, text, about: None }));
+    }
+
+    /// Says something about `key`, replacing what was said about it before,
+    /// as a new notice so that the live region announces it again.
+    pub fn notify_about(&self, key: &str, kind: NoticeKind, text: String) {
+        let id = self.next_id();
+        self.notices.update(|list| {
+            list.retain(|n| n.about.as_deref() != Some(key));
+            list.push(Notice { id, kind, text, about: Some(key.to_owned()) });
+        });
+    }
+
+    /// Removes what was said about `key`, once it no longer holds.
+    fn forget_about(&self, key: &str) {
+        if self.notices.with_untracked(|list| list.iter().any(|n| n.about.as_deref() == Some(key))) {
+            self.notices.update(|list| list.retain(|n| n.about.as_deref() != Some(key)));
+        }
+    }
+
+    fn next_id(&self) -> u64 {
+        let mut next = self.next_notice.lock().unwrap_or_else(PoisonError::into_inner);
+        *next += 1;
+        *next
     }
 
     /// Removes a notice the learner has read.
@@ -263,9 +372,78 @@ impl Store {
         self.notices.update(|list| list.retain(|n| n.id != id));
     }
 
+    /// The copies of unreadable data kept in this browser, oldest first.
+    pub fn set_aside_copies(&self) -> ReadSignal<Vec<SetAside>> {
+        self.set_aside.read_only()
+    }
+
+    /// The text of a set-aside copy, to download it.
+    pub fn set_aside_text(&self, key: &str) -> Result<Option<String>, StorageError> {
+        if SetAside::from_key(key, 0).is_none() {
+            return Ok(None);
+        }
+        self.backend.get(key)
+    }
+
+    /// Deletes a set-aside copy (and nothing else: any other key is left
+    /// alone).
+    pub fn delete_set_aside(&self, key: &str) -> Result<(), StorageError> {
+        if SetAside::from_key(key, 0).is_none() {
+            return Ok(());
+        }
+        let result = self.backend.remove(key);
+        self.refresh_set_aside();
+        result
+    }
+
+    /// Reads the list of set-aside copies again.
+    fn refresh_set_aside(&self) {
+        let keys = self.backend.keys().unwrap_or_default();
+        let mut copies: Vec<SetAside> = keys
+            .iter()
+            .filter_map(|k| {
+                let size = SetAside::from_key(k, 0)
+                    .and_then(|_| self.backend.get(k).ok().flatten())
+                    .map(|text| text.encode_utf16().count())?;
+                SetAside::from_key(k, size)
+            })
+            .collect();
+        copies.sort_by(|a, b| (a.at_ms, &a.key).cmp(&(b.at_ms, &b.key)));
+        if self.set_aside.with_untracked(|now| now != &copies) {
+            let _ = self.set_aside.try_set(copies);
+        }
+    }
+
+    /// Keeps a copy of `text`, which was stored under `name` and cannot be
+    /// read, under a set-aside key; hands back that key. Text already set
+    /// aside for `name` is not copied again.
+    fn keep_copy(&self, name: &str, text: &str) -> Result<String, StorageError> {
+        let prefix = format!("{}{SET_ASIDE}", key_for(name));
+        let keys = self.backend.keys().unwrap_or_default();
+        if let Some(same) =
+            keys.iter().find(|k| k.starts_with(&prefix) && self.backend.get(k).ok().flatten().as_deref() == Some(text))
+        {
+            return Ok(same.clone());
+        }
+        let stamp = now_ms();
+        let mut aside = format!("{prefix}{stamp}");
+        let mut n = 1;
+        while keys.contains(&aside) {
+            n += 1;
+            aside = format!("{prefix}{stamp}-{n}");
+        }
+        self.backend.set(&aside, text)?;
+        self.refresh_set_aside();
+        Ok(aside)
+    }
+
     /// Passes a change another tab made to the values listening for `key`.
     /// The browser's `storage` event calls this; tests call it directly.
     pub fn receive(&self, key: &str, new_value: Option<String>) {
+        if SetAside::from_key(key, 0).is_some() {
+            self.refresh_set_aside();
+            return;
+        }
         let matching: Vec<Listener> = self
             .listeners
             .lock()
@@ -345,7 +523,10 @@ struct WrapperIn {
 pub enum Unreadable {
     /// Not the wrapper, or the value inside does not fit the type.
     Damaged(String),
-    /// Written by a version of the app this one does not know.
+    /// Written by a newer version of the app, in a format this one does
+    /// not know yet.
+    Newer(u32),
+    /// An older format this version no longer reads.
     UnknownVersion(u32),
 }
 
@@ -353,40 +534,122 @@ impl fmt::Display for Unreadable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Unreadable::Damaged(why) => write!(f, "it is damaged ({why})"),
+            Unreadable::Newer(v) => {
+                write!(f, "it was saved by a newer version of ttft-lab, in format {v}, which this version does not read")
+            }
             Unreadable::UnknownVersion(v) => write!(f, "it was saved in format {v}, which this version does not read"),
         }
     }
-}
-
-/// Wraps a value with the current version, as it is stored.
-pub fn wrap<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
-    serde_json::to_string(&WrapperOut { version: VERSION, value })
-}
-
-/// Reads a stored text back into a value.
-pub fn unwrap<T: DeserializeOwned>(text: &str) -> Result<T, Unreadable> {
-    let wrapper: WrapperIn = serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
-    if wrapper.version != VERSION {
-        return Err(Unreadable::UnknownVersion(wrapper.version));
-    }
-    serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string()))
 }
 
 /// How two versions of a value combine: `merge(mine, theirs)`. It should be
 /// symmetric, so two tabs that merge each other's changes agree.
 pub type Merge<T> = fn(&T, &T) -> T;
 
+/// Drops, at the given time in milliseconds, what no merge can need any
+/// more (old change stamps of deleted items). It must keep everything the
+/// learner can see.
+pub type Prune<T> = fn(&mut T, i64);
+
+/// Reads a value stored in an older format: `upgrade(version, value)`.
+pub type Upgrade<T> = Arc<dyn Fn(u32, serde_json::Value) -> Result<T, String> + Send + Sync>;
+
+/// A value that needs no pruning.
+pub fn keep_all<T>(_: &mut T, _: i64) {}
+
+/// How one value is kept: its name under [`PREFIX`], the words that name it
+/// for the learner, the version of its stored form, how two tabs' copies
+/// merge, what can be dropped before it is written, and how older forms
+/// are read. `crate::learner_state` declares one for each value.
+pub struct Spec<T> {
+    /// The name under the prefix (`trace/hint-trace`).
+    pub name: String,
+    /// What the learner calls it (`your trace exercise answers`).
+    pub label: String,
+    /// The version written into the wrapper, and the only one read as is.
+    pub version: u32,
+    /// How two tabs' copies combine.
+    pub merge: Merge<T>,
+    /// What is dropped before saving.
+    pub prune: Prune<T>,
+    /// How an older version is read, when one can be.
+    pub upgrade: Option<Upgrade<T>>,
+}
+
+impl<T> Clone for Spec<T> {
+    fn clone(&self) -> Self {
+        Spec {
+            name: self.name.clone(),
+            label: self.label.clone(),
+            version: self.version,
+            merge: self.merge,
+            prune: self.prune,
+            upgrade: self.upgrade.clone(),
+        }
+    }
+}
+
+impl<T> Spec<T> {
+    /// A value with no pruning and no older versions.
+    pub fn new(name: impl Into<String>, label: impl Into<String>, version: u32, merge: Merge<T>) -> Spec<T> {
+        Spec { name: name.into(), label: label.into(), version, merge, prune: keep_all, upgrade: None }
+    }
+
+    /// The same, pruned by `prune` before every save.
+    pub fn pruned(self, prune: Prune<T>) -> Spec<T> {
+        Spec { prune, ..self }
+    }
+
+    /// The same, reading older versions with `upgrade`.
+    pub fn upgraded(self, upgrade: Upgrade<T>) -> Spec<T> {
+        Spec { upgrade: Some(upgrade), ..self }
+    }
+
+    /// The storage key.
+    pub fn key(&self) -> String {
+        key_for(&self.name)
+    }
+}
+
+/// Wraps a value with its version, as it is stored.
+pub fn wrap<T: Serialize>(version: u32, value: &T) -> Result<String, serde_json::Error> {
+    serde_json::to_string(&WrapperOut { version, value })
+}
+
+/// Reads a stored text back into a value: as is at the spec's version,
+/// through its upgrade at an older one.
+pub fn read<T: DeserializeOwned>(text: &str, spec: &Spec<T>) -> Result<T, Unreadable> {
+    let wrapper: WrapperIn = serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
+    match wrapper.version.cmp(&spec.version) {
+        std::cmp::Ordering::Equal => serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string())),
+        std::cmp::Ordering::Greater => Err(Unreadable::Newer(wrapper.version)),
+        std::cmp::Ordering::Less => match &spec.upgrade {
+            Some(upgrade) => upgrade(wrapper.version, wrapper.value).map_err(Unreadable::Damaged),
+            None => Err(Unreadable::UnknownVersion(wrapper.version)),
+        },
+    }
+}
+
 /// One named value kept in the store, as a signal.
 pub struct Stored<T: Send + Sync + 'static> {
-    name: Arc<str>,
-    label: Arc<str>,
+    spec: Arc<Spec<T>>,
     value: RwSignal<T>,
     store: Store,
+    /// Saves that failed in a row.
+    failures: Arc<AtomicU32>,
+    /// True while the key holds something this tab must not write over.
+    held: Arc<AtomicBool>,
 }
 
 impl<T: Send + Sync + 'static> Clone for Stored<T> {
     fn clone(&self) -> Self {
-        Stored { name: Arc::clone(&self.name), label: Arc::clone(&self.label), value: self.value, store: self.store.clone() }
+        Stored {
+            spec: Arc::clone(&self.spec),
+            value: self.value,
+            store: self.store.clone(),
+            failures: Arc::clone(&self.failures),
+            held: Arc::clone(&self.held),
+        }
     }
 }
 
@@ -394,35 +657,66 @@ impl<T> Stored<T>
 where
     T: Serialize + DeserializeOwned + Clone + Default + PartialEq + Send + Sync + 'static,
 {
-    /// Loads `name` (starting from `T::default()` when there is nothing, or
-    /// when what is there cannot be read, which is then set aside) and
-    /// starts merging changes from other tabs with `merge`. `label` names
-    /// the value for the learner ("your checklist").
-    pub fn open(store: &Store, name: &str, label: &str, merge: Merge<T>) -> Stored<T> {
-        let key = key_for(name);
+    /// Loads the value `spec` declares (starting from `T::default()` when
+    /// there is nothing, or when what is there cannot be read, which is then
+    /// set aside) and starts merging changes from other tabs.
+    pub fn open(store: &Store, spec: Spec<T>) -> Stored<T> {
+        let key = spec.key();
+        let stored = Stored {
+            spec: Arc::new(spec),
+            value: RwSignal::new(T::default()),
+            store: store.clone(),
+            failures: Arc::new(AtomicU32::new(0)),
+            held: Arc::new(AtomicBool::new(false)),
+        };
+        let label = &stored.spec.label;
         let initial = match store.backend.get(&key) {
             Ok(None) => T::default(),
-            Ok(Some(text)) => match unwrap::<T>(&text) {
-                Ok(value) => value,
+            Ok(Some(text)) => match read::<T>(&text, &stored.spec) {
+                Ok(mut value) => {
+                    (stored.spec.prune)(&mut value, now_ms());
+                    value
+                }
                 Err(why) => {
-                    set_aside(store, name, label, &key, &text, &why);
+                    match store.keep_copy(&stored.spec.name, &text) {
+                        Ok(aside) => {
+                            let _ = store.backend.remove(&key);
+                            store.notify(
+                                NoticeKind::Warning,
+                                format!(
+                                    "Your saved {label} could not be read: {why}. It starts fresh; a copy of the \
+                                     old data is kept in this browser under \u{201c}{aside}\u{201d}."
+                                ),
+                            );
+                        }
+                        Err(e) => stored.hold(format!(
+                            "Your saved {label} could not be read: {why}. It could not be set aside either ({}), \
+                             so this page will not save your {label} over it. Free some space (delete set-aside \
+                             copies, if any are listed below) and reload.",
+                            reason_of(&e)
+                        )),
+                    }
                     T::default()
                 }
             },
             Err(e) => {
-                store.notify(NoticeKind::Warning, format!("Could not read {label}, so it starts empty: {e}."));
+                stored.hold(format!(
+                    "Could not read your {label} ({}), so it starts empty here, and this page will not save it \
+                     over what is stored. Reload to try again.",
+                    reason_of(&e)
+                ));
                 T::default()
             }
         };
-        let stored = Stored { name: name.into(), label: label.into(), value: RwSignal::new(initial), store: store.clone() };
+        stored.value.set(initial);
         let this = stored.clone();
-        store.listen(key, Arc::new(move |text: Option<String>| this.absorb(text.as_deref(), merge)));
+        store.listen(key, Arc::new(move |text: Option<String>| this.absorb(text.as_deref())));
         stored
     }
 
     /// The storage key.
     pub fn key(&self) -> String {
-        key_for(&self.name)
+        self.spec.key()
     }
 
     /// The current value, tracked (a view that reads it updates with it).
@@ -449,18 +743,63 @@ where
         self.save()
     }
 
+    /// Stops writing this value, and says why.
+    fn hold(&self, why: String) {
+        self.held.store(true, Ordering::SeqCst);
+        self.store.notify_about(&self.key(), NoticeKind::Warning, why);
+    }
+
+    /// Writes again after a hold, when the key no longer holds anything
+    /// this tab cannot read.
+    fn release(&self) {
+        if self.held.swap(false, Ordering::SeqCst) {
+            self.store.notify_about(
+                &self.key(),
+                NoticeKind::Info,
+                format!("Your {} can be read here again, and is saved again from this page.", self.spec.label),
+            );
+        }
+    }
+
     fn save(&self) -> Result<(), StorageError> {
         let key = self.key();
-        let text = self.value.with_untracked(wrap).map_err(|e| StorageError::Write { key: key.clone(), reason: e.to_string() })?;
+        if self.held.load(Ordering::SeqCst) {
+            return Err(StorageError::Held { key });
+        }
+        let prune = self.spec.prune;
+        self.value.update_untracked(|v| prune(v, now_ms()));
+        let text = self
+            .value
+            .with_untracked(|v| wrap(self.spec.version, v))
+            .map_err(|e| StorageError::Write { key: key.clone(), reason: e.to_string() })?;
         match self.store.backend.set(&key, &text) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                // Storage takes writes again: "not taking changes" is over.
+                self.store.forget_about(PROBE);
+                if self.failures.swap(0, Ordering::SeqCst) > 0 {
+                    self.store.notify_about(
+                        &key,
+                        NoticeKind::Info,
+                        format!("Your {} is saved again, with the changes that could not be saved before.", self.spec.label),
+                    );
+                }
+                Ok(())
+            }
             Err(e) => {
-                self.store.notify(
+                let n = self.failures.fetch_add(1, Ordering::SeqCst).saturating_add(1);
+                let again = if n == 1 { String::new() } else { format!(", again ({n} saves in a row)") };
+                let free = if self.store.set_aside.with_untracked(Vec::is_empty) {
+                    ""
+                } else {
+                    " Deleting set-aside copies (listed below) frees space."
+                };
+                self.store.notify_about(
+                    &key,
                     NoticeKind::Error,
                     format!(
-                        "Could not save {}: the browser refused ({}). What was saved before is unchanged; \
-                         your latest change stays on this page until you reload.",
-                        self.label,
+                        "Could not save your {}{again}: the browser refused ({}). What was saved before is unchanged; \
+                         your latest changes stay on this page until you reload.{free}",
+                        self.spec.label,
                         reason_of(&e)
                     ),
                 );
@@ -471,23 +810,69 @@ where
 
     /// Takes in what another tab stored: merges it with this tab's value,
     /// and writes the merge back when it differs from theirs, so both tabs
-    /// end up with the same value and neither loses its changes.
-    fn absorb(&self, text: Option<&str>, merge: Merge<T>) -> bool {
+    /// end up with the same value and neither loses its changes. What this
+    /// tab cannot read is set aside before anything is written over it; a
+    /// newer version's value is left alone, and this tab stops writing.
+    fn absorb(&self, text: Option<&str>) -> bool {
         // The value's owner may have been disposed (a part the learner left):
         // then there is nothing to merge into, and the listener is dropped.
         let Some(mine) = self.value.try_get_untracked() else {
             return false;
         };
-        // A removed key or an unreadable value from another tab gives
-        // nothing to merge; this tab's value stands and is written back.
-        let theirs = text.and_then(|t| unwrap::<T>(t).ok());
-        let merged = match &theirs {
-            Some(theirs) => merge(&mine, theirs),
+        let now = now_ms();
+        let label = &self.spec.label;
+        let theirs = match text.map(|t| (t, read::<T>(t, &self.spec))) {
+            None => None,
+            Some((_, Ok(mut theirs))) => {
+                (self.spec.prune)(&mut theirs, now);
+                Some(theirs)
+            }
+            Some((_, Err(Unreadable::Newer(v)))) => {
+                // Writing this tab's older form over it would throw the newer
+                // tab's work away, and setting it aside at every change would
+                // fill the storage with copies: stop writing instead.
+                self.hold(format!(
+                    "Another tab saved your {label} with a newer version of ttft-lab (format {v}). So as not \
+                     to overwrite it, this page no longer saves your {label}; reload it to continue with the \
+                     newer version."
+                ));
+                return true;
+            }
+            Some((t, Err(why))) => match self.store.keep_copy(&self.spec.name, t) {
+                Ok(aside) => {
+                    let _ = self.store.backend.remove(&self.key());
+                    self.store.notify(
+                        NoticeKind::Warning,
+                        format!(
+                            "Another tab saved your {label} in a form this page cannot read: {why}. A copy is \
+                             kept in this browser under \u{201c}{aside}\u{201d}, and this page's {label} is \
+                             kept in its place."
+                        ),
+                    );
+                    None
+                }
+                Err(e) => {
+                    self.hold(format!(
+                        "Another tab saved your {label} in a form this page cannot read: {why}. It could not be \
+                         set aside ({}), so this page no longer saves your {label} over it. Free some space \
+                         (delete set-aside copies, if any are listed below) and reload.",
+                        reason_of(&e)
+                    ));
+                    return true;
+                }
+            },
+        };
+        self.release();
+        let mut merged = match &theirs {
+            Some(theirs) => (self.spec.merge)(&mine, theirs),
             None => mine.clone(),
         };
+        (self.spec.prune)(&mut merged, now);
         if merged != mine {
             self.value.set(merged.clone());
         }
+        // Theirs is compared pruned, so a tab that prunes and one that does
+        // not (an older version) do not write back and forth for ever.
         if theirs.as_ref() != Some(&merged) && merged != T::default() {
             let _ = self.save();
         }
@@ -495,40 +880,74 @@ where
     }
 }
 
-/// Keeps a copy of unreadable stored text under a set-aside key, removes the
-/// original so the value starts clean, and tells the learner.
-fn set_aside(store: &Store, name: &str, label: &str, key: &str, text: &str, why: &Unreadable) {
-    let aside = format!("{PREFIX}{name}/set-aside/{}", now_ms());
-    match store.backend.set(&aside, text) {
-        Ok(()) => {
-            let _ = store.backend.remove(key);
-            store.notify(
-                NoticeKind::Warning,
-                format!(
-                    "Your saved {label} could not be read: {why}. It starts fresh; a copy of the old data \
-                     is kept in this browser under \u{201c}{aside}\u{201d}."
-                ),
-            );
-        }
-        Err(e) => store.notify(
-            NoticeKind::Warning,
-            format!(
-                "Your saved {label} could not be read: {why}. It starts fresh, and the old data could not be \
-                 set aside ({}), so your next change replaces it.",
-                reason_of(&e)
-            ),
-        ),
+/// The app's store from context, or a store in memory when there is none
+/// (a component mounted on its own in a test).
+pub fn store_from_context() -> Store {
+    use_context::<Store>().unwrap_or_else(|| Store::with_backend(Arc::new(MemoryBackend::default())))
+}
+
+/// The stored values the parts have opened, kept on the app's root owner
+/// so that they outlive the part on show.
+#[derive(Clone, Default)]
+struct OpenedValues(Arc<Mutex<HashMap<String, Box<dyn Any + Send + Sync>>>>);
+
+/// The owner at the top of the current reactive tree: the mounted app.
+fn app_root() -> Option<Owner> {
+    let mut owner = Owner::current()?;
+    while let Some(parent) = owner.parent() {
+        owner = parent;
     }
+    Some(owner)
+}
+
+/// Opens the value `spec` declares once for the whole app, in the store
+/// from context, and hands back the same value every time a part mounts
+/// again.
+///
+/// Why: a `Stored` keeps listening for other tabs' changes for as long as
+/// the store lives, so its signal must live as long too. Opened inside a
+/// part, the signal would be disposed when the learner moves to another
+/// part, and the next change from another tab would reach a dead signal.
+/// Opening it under the app's root owner, once, avoids that and keeps one
+/// listener per value.
+pub fn open_for_app<T>(spec: Spec<T>) -> Stored<T>
+where
+    T: Serialize + DeserializeOwned + Clone + Default + PartialEq + Send + Sync + 'static,
+{
+    let store = store_from_context();
+    let Some(root) = app_root() else {
+        return Stored::open(&store, spec);
+    };
+    let opened = root.with(|| {
+        use_context::<OpenedValues>().unwrap_or_else(|| {
+            let fresh = OpenedValues::default();
+            provide_context(fresh.clone());
+            fresh
+        })
+    });
+    let mut values = opened.0.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(found) = values.get(&spec.name).and_then(|v| v.downcast_ref::<Stored<T>>()) {
+        return found.clone();
+    }
+    let name = spec.name.clone();
+    let stored = root.with(|| Stored::open(&store, spec));
+    values.insert(name, Box::new(stored.clone()));
+    stored
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn check_wrap<T: Serialize + DeserializeOwned + PartialEq + fmt::Debug>(value: T) {
-        let text = wrap(&value).unwrap_or_default();
-        assert!(text.starts_with("{\"version\":1,"), "{text}");
-        assert_eq!(unwrap::<T>(&text), Ok(value));
+    fn spec(version: u32) -> Spec<Vec<u8>> {
+        Spec::new("test", "test value", version, |a, _| a.clone())
+    }
+
+    fn check_wrap<T: Serialize + DeserializeOwned + Clone + PartialEq + fmt::Debug>(value: T) {
+        let text = wrap(3, &value).unwrap_or_default();
+        assert!(text.starts_with("{\"version\":3,"), "{text}");
+        let spec: Spec<T> = Spec::new("test", "test value", 3, |a: &T, _| a.clone());
+        assert_eq!(read::<T>(&text, &spec), Ok(value));
     }
 
     #[test]
@@ -539,8 +958,37 @@ mod tests {
 
     #[test]
     fn unreadable_text_is_named() {
-        assert!(matches!(unwrap::<Vec<u8>>("{not json"), Err(Unreadable::Damaged(_))));
-        assert!(matches!(unwrap::<Vec<u8>>("{\"version\":1,\"value\":\"x\"}"), Err(Unreadable::Damaged(_))));
-        assert_eq!(unwrap::<Vec<u8>>("{\"version\":7,\"value\":[]}"), Err(Unreadable::UnknownVersion(7)));
+        assert!(matches!(read("{not json", &spec(1)), Err(Unreadable::Damaged(_))));
+        assert!(matches!(read("{\"version\":1,\"value\":\"x\"}", &spec(1)), Err(Unreadable::Damaged(_))));
+        assert_eq!(read("{\"version\":7,\"value\":[]}", &spec(1)), Err(Unreadable::Newer(7)));
+        assert_eq!(read("{\"version\":1,\"value\":[]}", &spec(2)), Err(Unreadable::UnknownVersion(1)));
+    }
+
+    #[test]
+    fn older_versions_go_through_the_upgrade() {
+        let upgrade: Upgrade<Vec<u8>> = Arc::new(|version, value| match (version, value.as_u64()) {
+            (1, Some(n)) => Ok(vec![0; n as usize]),
+            _ => Err("not a count".into()),
+        });
+        let spec = spec(2).upgraded(upgrade);
+        assert_eq!(read("{\"version\":1,\"value\":3}", &spec), Ok(vec![0, 0, 0]));
+        assert_eq!(read("{\"version\":1,\"value\":\"x\"}", &spec), Err(Unreadable::Damaged("not a count".into())));
+        assert_eq!(read("{\"version\":2,\"value\":[5]}", &spec), Ok(vec![5]));
+    }
+
+    #[test]
+    fn set_aside_keys_name_their_value_and_time() {
+        let copy = SetAside::from_key("ttft-lab/v1/trace/hint-trace/set-aside/1700000000000-2", 9);
+        assert_eq!(
+            copy,
+            Some(SetAside {
+                key: "ttft-lab/v1/trace/hint-trace/set-aside/1700000000000-2".into(),
+                name: "trace/hint-trace".into(),
+                at_ms: Some(1_700_000_000_000),
+                size: 9,
+            })
+        );
+        assert_eq!(SetAside::from_key("ttft-lab/v1/checklist", 9), None);
+        assert_eq!(SetAside::from_key("other/checklist/set-aside/1", 9), None);
     }
 }

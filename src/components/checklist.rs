@@ -4,10 +4,10 @@
 //! The ticks live in a [`Stored<Checklist>`] the app opens once and shares
 //! through [`Progress`]; this component only shows them and records changes.
 //! What it deliberately does not do: decide what "done" means for the course
-//! (the items are content) or merge anything itself (see `progress`).
+//! (the items are content) or merge anything itself (see `learner_state::checklist`).
 
 use crate::components::prose::Prose;
-use crate::progress::Checklist;
+use crate::learner_state::checklist::Checklist;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use ttft_core::content::ChecklistItem;

@@ -14,11 +14,12 @@
 //! What it deliberately does not do: any arithmetic or verdict of its own;
 //! every figure comes from the core, formatted by the core's types.
 
-use crate::components::practice::{dom_id, later_wins, next_stamp, open_for_app};
+use crate::components::practice::dom_id;
 use crate::components::prose::Prose;
-use crate::storage::{now_ms, Stored};
+use crate::learner_state;
+use crate::learner_state::choice_work::ChoiceWork;
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use ttft_core::exercises::config_choice::{
     check_workload, plan, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput, WorkloadPlan,
@@ -27,89 +28,6 @@ use ttft_core::content::{ConfigExercise, ServingConfig, Workload, WorkloadNeed};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
 use ttft_latency::Micros;
-
-/// The learner's work on the configuration choice, as it is stored. Every
-/// list is by workload, in content order.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChoiceWork {
-    /// The inputs as they stand.
-    #[serde(default)]
-    pub inputs: Vec<WorkloadInput>,
-    /// The inputs as they were at each workload's last check.
-    #[serde(default)]
-    pub checked: Vec<Option<WorkloadInput>>,
-    /// Checks made per workload.
-    #[serde(default)]
-    pub attempts: Vec<u32>,
-    /// Whether each workload's answer is revealed.
-    #[serde(default)]
-    pub revealed: Vec<bool>,
-    /// When this last changed, in milliseconds since the epoch.
-    #[serde(default)]
-    pub changed_ms: i64,
-}
-
-fn slot<T: Clone + Default>(list: &mut Vec<T>, index: usize) -> Option<&mut T> {
-    if list.len() <= index {
-        list.resize(index + 1, T::default());
-    }
-    list.get_mut(index)
-}
-
-impl ChoiceWork {
-    /// The input for workload `index` (empty when none is given yet).
-    pub fn input(&self, index: usize) -> WorkloadInput {
-        self.inputs.get(index).cloned().unwrap_or_default()
-    }
-
-    /// The input at workload `index`'s last check, if it was checked.
-    pub fn checked_input(&self, index: usize) -> Option<WorkloadInput> {
-        self.checked.get(index).cloned().flatten()
-    }
-
-    /// Checks made on workload `index`.
-    pub fn attempts(&self, index: usize) -> u32 {
-        self.attempts.get(index).copied().unwrap_or(0)
-    }
-
-    /// Whether workload `index`'s answer is revealed.
-    pub fn revealed(&self, index: usize) -> bool {
-        self.revealed.get(index).copied().unwrap_or(false)
-    }
-
-    /// Changes workload `index`'s input at `now_ms`.
-    pub fn edit(&mut self, index: usize, now_ms: i64, change: impl FnOnce(&mut WorkloadInput)) {
-        if let Some(input) = slot(&mut self.inputs, index) {
-            change(input);
-        }
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Records a check of workload `index`'s input as it stands.
-    pub fn check(&mut self, index: usize, now_ms: i64) {
-        let input = self.input(index);
-        if let Some(c) = slot(&mut self.checked, index) {
-            *c = Some(input);
-        }
-        if let Some(a) = slot(&mut self.attempts, index) {
-            *a = a.saturating_add(1);
-        }
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Shows or hides workload `index`'s answer.
-    pub fn set_revealed(&mut self, index: usize, revealed: bool, now_ms: i64) {
-        if let Some(r) = slot(&mut self.revealed, index) {
-            *r = revealed;
-        }
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Two tabs' copies: the later change wins.
-    pub fn merge(mine: &ChoiceWork, theirs: &ChoiceWork) -> ChoiceWork {
-        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
-    }
-}
 
 /// One answer field of a workload's form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -229,8 +147,7 @@ pub fn ConfigChoicePage(
     /// The exercise content.
     exercise: ConfigExercise,
 ) -> impl IntoView {
-    let stored: Stored<ChoiceWork> =
-        open_for_app(&format!("choice/{}", exercise.id), "your configuration choice answers", ChoiceWork::merge);
+    let stored: Stored<ChoiceWork> = open_for_app(learner_state::choice_work(&exercise.id));
     let exercise = Arc::new(exercise);
     let forms = exercise
         .workloads
@@ -753,38 +670,11 @@ fn workloads_table(workloads: &[Workload]) -> impl IntoView {
 mod tests {
     use super::*;
 
-    /// Applies `steps` to fresh work and checks attempts and reveals per
-    /// workload, and that the value survives storage.
-    fn check(steps: impl FnOnce(&mut ChoiceWork), attempts: [u32; 2], revealed: [bool; 2]) {
-        let mut w = ChoiceWork::default();
-        steps(&mut w);
-        assert_eq!([w.attempts(0), w.attempts(1)], attempts);
-        assert_eq!([w.revealed(0), w.revealed(1)], revealed);
-        let json = crate::storage::wrap(&w).unwrap_or_default();
-        assert_eq!(crate::storage::unwrap::<ChoiceWork>(&json), Ok(w));
-    }
-
     #[test]
-    fn work_per_workload() {
-        check(|_| {}, [0, 0], [false, false]);
-        check(
-            |w| {
-                w.edit(1, 10, |i| i.choice = Some("B".into()));
-                w.check(1, 11);
-                w.check(1, 12);
-                w.set_revealed(0, true, 13);
-            },
-            [0, 2],
-            [true, false],
-        );
+    fn fields_read_their_value_from_an_input() {
         let mut w = ChoiceWork::default();
         w.edit(1, 10, |i| i.total_tokens = Some("4,000,000".into()));
-        w.check(1, 11);
-        assert_eq!(w.checked_input(1).and_then(|i| i.total_tokens).as_deref(), Some("4,000,000"));
-        assert_eq!(w.checked_input(0), None);
         assert_eq!(Field::Total.value(&w.input(1)), "4,000,000");
         assert_eq!(Field::Evidence("cost".into()).value(&w.input(1)), "false");
-        let older = ChoiceWork::default();
-        assert_eq!(ChoiceWork::merge(&older, &w), w);
     }
 }

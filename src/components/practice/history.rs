@@ -96,7 +96,7 @@ fn scores(n: usize) -> String {
 
 /// A save time as the page shows it ("29 Nov 2026, 22:40", in the
 /// learner's time zone) and as a machine-readable `datetime`.
-fn saved_at(ms: i64) -> (String, String) {
+pub(crate) fn saved_at(ms: i64) -> (String, String) {
     #[cfg(target_arch = "wasm32")]
     {
         let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(ms as f64));
@@ -126,7 +126,7 @@ fn today_filename() -> String {
 }
 
 /// Offers `json` as a file download named `filename`.
-fn download(filename: &str, json: &str) -> Result<(), String> {
+pub(crate) fn download(filename: &str, json: &str) -> Result<(), String> {
     use wasm_bindgen::JsCast;
     let why = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| "the browser refused".into());
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(json));

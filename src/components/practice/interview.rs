@@ -17,13 +17,13 @@
 use crate::components::practice::history::{HistoryStatus, ScoreHistory};
 use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
-use crate::components::practice::{later_wins, next_stamp, open_for_app};
 use crate::components::prose::Prose;
 use crate::components::second_opinion::{Opinion, SecondOpinionStep};
 use crate::course::CourseContext;
-use crate::storage::{now_ms, Stored};
+use crate::learner_state;
+use crate::learner_state::interview_work::InterviewWork;
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use ttft_core::content::{Interview, Rubric, TraceRow};
 use ttft_core::history::SavedScores;
@@ -31,35 +31,6 @@ use ttft_core::rubric::RubricScore;
 
 /// How long typing must pause before the answer is saved.
 const SAVE_AFTER: Duration = Duration::from_millis(300);
-
-/// The learner's work on the interview question, as it is stored.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InterviewWork {
-    /// The written answer.
-    #[serde(default)]
-    pub answer: String,
-    /// How many hints have been shown.
-    #[serde(default)]
-    pub hints_shown: u32,
-    /// The self-score in progress.
-    #[serde(default)]
-    pub score: RubricScore,
-    /// When this last changed, in milliseconds since the epoch.
-    #[serde(default)]
-    pub changed_ms: i64,
-}
-
-impl InterviewWork {
-    /// Marks a change at `now_ms`.
-    pub fn touch(&mut self, now_ms: i64) {
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Two tabs' copies: the later change wins.
-    pub fn merge(mine: &InterviewWork, theirs: &InterviewWork) -> InterviewWork {
-        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
-    }
-}
 
 /// An answer text held to a limit of Unicode scalar values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,10 +76,8 @@ pub fn InterviewPage(
     /// The trace the question refers to.
     rows: Vec<TraceRow>,
 ) -> impl IntoView {
-    let work: Stored<InterviewWork> =
-        open_for_app(&format!("interview/{}", interview.id), "your interview answer", InterviewWork::merge);
-    let saved: Stored<SavedScores> =
-        open_for_app(&format!("scores/{}", interview.id), "your saved scores", SavedScores::merge);
+    let work: Stored<InterviewWork> = open_for_app(learner_state::interview_work(&interview.id));
+    let saved: Stored<SavedScores> = open_for_app(learner_state::saved_scores(&interview.id));
     let rubric: Option<Rubric> = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
     let status = HistoryStatus::new();
     let limit = interview.answer_limit;
@@ -283,7 +252,12 @@ fn hints(all: Vec<String>, work: Stored<InterviewWork>) -> impl IntoView {
 /// for the self-score's saved entry.
 fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usize>) {
     let stored = work.signal();
-    let text = RwSignal::new(stored.with_untracked(|w| fit_answer(&w.answer, limit).text));
+    // What the learner has typed here and not yet saved; `None` once saved.
+    let draft: RwSignal<Option<String>> = RwSignal::new(None);
+    // The box shows the draft while there is one, and the stored answer
+    // otherwise, so another tab's answer arrives through the store unless
+    // the learner is mid-edit here.
+    let text = Memo::new(move |_| draft.get().unwrap_or_else(|| stored.with(|w| fit_answer(&w.answer, limit).text)));
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let refused = RwSignal::new(false);
 
@@ -296,23 +270,16 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
                 handle.clear();
             }
             let _ = pending.try_set_value(None);
-            let Some(now) = text.try_get_untracked() else { return };
+            let Some(Some(now)) = draft.try_get_untracked() else { return };
             if stored.with_untracked(|w| w.answer != now) {
                 let _ = work.update(|w| {
                     w.answer = now;
                     w.touch(now_ms());
                 });
             }
+            let _ = draft.try_set(None);
         }
     };
-    // Another tab's answer arrives through the store; take it unless the
-    // learner is mid-edit here.
-    Effect::new(move |_| {
-        let theirs = stored.with(|w| w.answer.clone());
-        if pending.get_value().is_none() && text.get_untracked() != theirs {
-            text.set(fit_answer(&theirs, limit).text);
-        }
-    });
     let on_input = {
         let save = save.clone();
         move |ev: leptos::ev::Event| {
@@ -320,12 +287,12 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
             let fitted = fit_answer(&raw, limit);
             if fitted.cut {
                 // Put the box back to what is kept: the extra is refused.
-                if let Some(area) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+                if let Some(area) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok()) {
                     area.set_value(&fitted.text);
                 }
             }
             refused.set(fitted.cut);
-            text.set(fitted.text);
+            draft.set(Some(fitted.text));
             if let Some(handle) = pending.get_value() {
                 handle.clear();
             }
@@ -404,17 +371,5 @@ mod tests {
         assert!(!fit_answer("abcde", 5).cut);
         assert_eq!(count_text(12, 5000), "12 / 5000 characters");
         assert_eq!(count_text(5000, 5000), "5000 / 5000 characters: the limit. Further text is not accepted.");
-    }
-
-    #[test]
-    fn work_merges_by_time() {
-        let mut a = InterviewWork { answer: "first".into(), ..Default::default() };
-        a.touch(10);
-        let mut b = a.clone();
-        b.hints_shown = 2;
-        b.touch(5);
-        assert_eq!(b.changed_ms, 11);
-        assert_eq!(InterviewWork::merge(&a, &b), b);
-        assert_eq!(InterviewWork::merge(&b, &a), b);
     }
 }

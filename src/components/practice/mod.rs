@@ -3,9 +3,9 @@
 //!
 //! Each part is one module with one page component, rendered from the
 //! course content. Each keeps the learner's work in one plain value
-//! (answers, attempts, what is revealed) stored through
-//! `crate::storage::Stored` under its own key, so it survives a reload and
-//! merges between tabs; every verdict and figure on show is computed from
+//! (answers, attempts, what is revealed), declared in `crate::learner_state`
+//! and kept by `crate::storage`, so it survives a reload and merges between
+//! tabs; every verdict and figure on show is computed from
 //! that value by `ttft_core`. What this module deliberately does not do:
 //! share state between parts, or hold any latency arithmetic.
 
@@ -14,93 +14,6 @@ pub mod history;
 pub mod interview;
 pub mod self_score;
 pub mod trace_exercise;
-
-use crate::storage::{Merge, MemoryBackend, Store, Stored};
-use leptos::prelude::*;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-use std::any::Any;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
-
-/// The app's store from context, or a store in memory when there is none
-/// (a component mounted on its own in a test).
-pub fn store_from_context() -> Store {
-    use_context::<Store>().unwrap_or_else(|| Store::with_backend(Arc::new(MemoryBackend::default())))
-}
-
-/// The stored values the practice parts have opened, kept on the app's
-/// root owner so that they outlive the part on show.
-#[derive(Clone, Default)]
-struct OpenedValues(Arc<Mutex<HashMap<String, Box<dyn Any + Send + Sync>>>>);
-
-/// The owner at the top of the current reactive tree: the mounted app.
-fn app_root() -> Option<Owner> {
-    let mut owner = Owner::current()?;
-    while let Some(parent) = owner.parent() {
-        owner = parent;
-    }
-    Some(owner)
-}
-
-/// Opens the stored value `name` once for the whole app and hands back the
-/// same value every time a part mounts again.
-///
-/// Why: a `Stored` keeps listening for other tabs' changes for as long as
-/// the store lives, so its signal must live as long too. Opened inside a
-/// part, the signal would be disposed when the learner moves to another
-/// part, and the next change from another tab would reach a dead signal.
-/// Opening it under the app's root owner, once, avoids that and keeps one
-/// listener per value.
-pub fn open_for_app<T>(name: &str, label: &str, merge: Merge<T>) -> Stored<T>
-where
-    T: Serialize + DeserializeOwned + Clone + Default + PartialEq + Send + Sync + 'static,
-{
-    let store = store_from_context();
-    let Some(root) = app_root() else {
-        return Stored::open(&store, name, label, merge);
-    };
-    let opened = root.with(|| {
-        use_context::<OpenedValues>().unwrap_or_else(|| {
-            let fresh = OpenedValues::default();
-            provide_context(fresh.clone());
-            fresh
-        })
-    });
-    let mut values = opened.0.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(found) = values.get(name).and_then(|v| v.downcast_ref::<Stored<T>>()) {
-        return found.clone();
-    }
-    let stored = root.with(|| Stored::open(&store, name, label, merge));
-    values.insert(name.to_owned(), Box::new(stored.clone()));
-    stored
-}
-
-/// The next change stamp for a value last changed at `previous`: `now_ms`,
-/// but never at or before `previous`, so a clock that went backwards cannot
-/// make a newer change lose a merge.
-pub fn next_stamp(previous: i64, now_ms: i64) -> i64 {
-    now_ms.max(previous.saturating_add(1))
-}
-
-/// Merges two copies of a learner's work on one exercise: the later change
-/// wins as a whole. On equal stamps the copy whose JSON sorts later wins,
-/// so two tabs that merge each other's copies agree.
-pub fn later_wins<T: Serialize + Clone>(mine: &T, mine_ms: i64, theirs: &T, theirs_ms: i64) -> T {
-    match mine_ms.cmp(&theirs_ms) {
-        std::cmp::Ordering::Greater => mine.clone(),
-        std::cmp::Ordering::Less => theirs.clone(),
-        std::cmp::Ordering::Equal => {
-            let a = serde_json::to_string(mine).unwrap_or_default();
-            let b = serde_json::to_string(theirs).unwrap_or_default();
-            if a >= b {
-                mine.clone()
-            } else {
-                theirs.clone()
-            }
-        }
-    }
-}
 
 /// An element id made from content ids: lower case, letters, digits and
 /// dashes only (`H2` and `share` give `tx-h2-share`).
@@ -119,21 +32,8 @@ pub fn dom_id(parts: &[&str]) -> String {
 mod tests {
     use super::*;
 
-    fn check(mine: (&str, i64), theirs: (&str, i64), expected: &str) {
-        let got = later_wins(&mine.0.to_owned(), mine.1, &theirs.0.to_owned(), theirs.1);
-        assert_eq!(got, expected);
-        let back = later_wins(&theirs.0.to_owned(), theirs.1, &mine.0.to_owned(), mine.1);
-        assert_eq!(back, expected, "the merge must be symmetric");
-    }
-
     #[test]
-    fn the_later_change_wins() {
-        check(("old", 1), ("new", 2), "new");
-        check(("same time a", 5), ("same time b", 5), "same time b");
-        check(("x", 5), ("x", 5), "x");
-        assert_eq!(next_stamp(10, 5), 11);
-        assert_eq!(next_stamp(10, 50), 50);
-        assert_eq!(next_stamp(i64::MAX, 0), i64::MAX);
+    fn dom_ids_are_lower_case_words() {
         assert_eq!(dom_id(&["tx", "H2", "share"]), "tx-h2-share");
         assert_eq!(dom_id(&["cc", "live hints!"]), "cc-live-hints-");
     }

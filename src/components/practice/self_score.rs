@@ -12,7 +12,7 @@
 
 use crate::components::practice::dom_id;
 use crate::components::practice::history::HistoryStatus;
-use crate::components::practice::interview::InterviewWork;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::components::prose::Prose;
 use crate::components::second_opinion::Opinion;
 use crate::storage::{now_ms, Stored};

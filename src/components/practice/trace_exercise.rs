@@ -14,11 +14,13 @@
 //! share (the core does both), or show an answer before the learner asks.
 
 use crate::components::chart_patterns::{ChartPatterns, Fill};
-use crate::components::practice::{dom_id, later_wins, next_stamp, open_for_app};
+use crate::components::practice::dom_id;
 use crate::components::prose::Prose;
-use crate::storage::{now_ms, Stored};
+use crate::learner_state;
+use crate::learner_state::merge::next_stamp;
+use crate::learner_state::trace_work::TraceWork;
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use ttft_core::exercises::trace_exercise::{
     check_trace, DominantChoice, LearnerAnswer, Misconception, NumberError, Reveal, ShareEntry, TraceCheck, Verdict,
@@ -27,63 +29,6 @@ use ttft_core::content::{CauseClass, TraceExercise, TraceRow};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{split_request, Micros, Part, TargetVerdict};
-
-/// The learner's work on the trace exercise, as it is stored.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TraceWork {
-    /// The answers as they stand, one per request in content order.
-    #[serde(default)]
-    pub answers: Vec<LearnerAnswer>,
-    /// The answers as they were at the last check; verdicts are shown for
-    /// these, so a field changed since is marked as such.
-    #[serde(default)]
-    pub checked: Option<Vec<LearnerAnswer>>,
-    /// How many times the learner has checked.
-    #[serde(default)]
-    pub attempts: u32,
-    /// Whether the answers are revealed.
-    #[serde(default)]
-    pub revealed: bool,
-    /// When this last changed, in milliseconds since the epoch.
-    #[serde(default)]
-    pub changed_ms: i64,
-}
-
-impl TraceWork {
-    /// The answer for request `index` (empty when none is given yet).
-    pub fn answer(&self, index: usize) -> LearnerAnswer {
-        self.answers.get(index).cloned().unwrap_or_default()
-    }
-
-    /// Changes the answer for request `index` at `now_ms`.
-    pub fn edit(&mut self, index: usize, now_ms: i64, change: impl FnOnce(&mut LearnerAnswer)) {
-        if self.answers.len() <= index {
-            self.answers.resize(index + 1, LearnerAnswer::default());
-        }
-        if let Some(answer) = self.answers.get_mut(index) {
-            change(answer);
-        }
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Records a check of the answers as they stand.
-    pub fn check(&mut self, now_ms: i64) {
-        self.attempts = self.attempts.saturating_add(1);
-        self.checked = Some(self.answers.clone());
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Shows or hides the answers.
-    pub fn set_revealed(&mut self, revealed: bool, now_ms: i64) {
-        self.revealed = revealed;
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
-    }
-
-    /// Two tabs' copies: the later change wins.
-    pub fn merge(mine: &TraceWork, theirs: &TraceWork) -> TraceWork {
-        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
-    }
-}
 
 /// The three fields of an answer, for ids and messages.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -169,18 +114,18 @@ fn message_for(
     }
 }
 
-/// The message for request `index`'s `field`: its verdict from the last
-/// check, or a note that it changed since. `None` before any check.
+/// The message for `field` of the request with id `request`, at `index`
+/// in the exercise: its verdict from the last check, or a note that it
+/// changed since. `None` before any check.
 fn field_message(
     work: &TraceWork,
     result: Option<&TraceCheck>,
-    index: usize,
+    (index, request): (usize, &str),
     field: FieldKind,
     exercise: &TraceExercise,
 ) -> Option<FieldMessage> {
-    let checked = work.checked.as_ref()?;
-    let then = checked.get(index).cloned().unwrap_or_default();
-    if field.differs(&then, &work.answer(index)) {
+    let then = work.checked_answer(request)?;
+    if field.differs(&then, &work.answer(request)) {
         return Some(FieldMessage {
             kind: "stale",
             head: "Changed since your last check.".into(),
@@ -244,15 +189,17 @@ pub fn TraceExercisePage(
     /// The exercise content.
     exercise: TraceExercise,
 ) -> impl IntoView {
-    let stored: Stored<TraceWork> =
-        open_for_app(&format!("trace/{}", exercise.id), "your trace exercise answers", TraceWork::merge);
+    let stored: Stored<TraceWork> = open_for_app(learner_state::trace_work(&exercise));
     let work = stored.signal();
     let exercise = Arc::new(exercise);
     let target = Micros::from_ms(exercise.target_ms);
 
     let result = {
         let exercise = Arc::clone(&exercise);
-        Memo::new(move |_| work.with(|w| w.checked.as_ref().map(|answers| check_trace(&exercise, answers))))
+        let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
+        Memo::new(move |_| {
+            work.with(|w| w.checked_in_order(ids.iter().map(String::as_str)).map(|answers| check_trace(&exercise, &answers)))
+        })
     };
     let reveals: Vec<Option<Reveal>> =
         check_trace(&exercise, &[]).rows.into_iter().map(|r| r.ok().map(|r| r.reveal)).collect();
@@ -277,7 +224,8 @@ pub fn TraceExercisePage(
         let exercise = Arc::clone(&exercise);
         move |_| {
             let _ = stored.update(|w| w.check(now_ms()));
-            results.trace_checked(&exercise, &work.with_untracked(|w| w.answers.clone()));
+            let answers = work.with_untracked(|w| w.answers_in_order(exercise.requests.iter().map(|r| r.id.as_str())));
+            results.trace_checked(&exercise, &answers);
         }
     };
     let on_reveal = {
@@ -366,6 +314,10 @@ fn request_form(
 ) -> impl IntoView {
     let work = stored.signal();
     let rid = row.id.clone();
+    // Answers are kept by request id, so a reordered exercise keeps each
+    // answer beside its own request; `index` only finds the check's row.
+    let request = StoredValue::new(row.id.clone());
+    let answer_of = move |w: &TraceWork| request.with_value(|id| w.answer(id));
     let ids = |field: FieldKind| (dom_id(&["tx", &rid, field.id()]), dom_id(&["tx", &rid, field.id(), "msg"]));
     let (dominant_id, dominant_msg) = ids(FieldKind::Dominant);
     let (share_id, share_msg) = ids(FieldKind::Share);
@@ -376,7 +328,7 @@ fn request_form(
         move |field: FieldKind| {
             let exercise = Arc::clone(&exercise);
             Memo::new(move |_| {
-                work.with(|w| result.with(|r| field_message(w, r.as_ref(), index, field, &exercise)))
+                work.with(|w| result.with(|r| request.with_value(|id| field_message(w, r.as_ref(), (index, id), field, &exercise))))
             })
         }
     };
@@ -388,7 +340,7 @@ fn request_form(
         let stored = stored.clone();
         move |ev: leptos::ev::Event| {
             let choice = choice_from_value(&event_target_value(&ev));
-            let _ = stored.update(|w| w.edit(index, now_ms(), |a| a.dominant = choice));
+            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.dominant = choice));
         }
     };
     let set_share = {
@@ -396,7 +348,7 @@ fn request_form(
         move |ev: leptos::ev::Event| {
             let text = event_target_value(&ev);
             let entry = (!text.is_empty()).then_some(ShareEntry::Text(text));
-            let _ = stored.update(|w| w.edit(index, now_ms(), |a| a.share_percent = entry));
+            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.share_percent = entry));
         }
     };
     let set_action = {
@@ -404,14 +356,14 @@ fn request_form(
         move |ev: leptos::ev::Event| {
             let value = event_target_value(&ev);
             let id = (!value.is_empty()).then_some(value);
-            let _ = stored.update(|w| w.edit(index, now_ms(), |a| a.investigate = id));
+            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.investigate = id));
         }
     };
 
     let dominant_options = DominantChoice::ALL
         .into_iter()
         .map(|c| {
-            let selected = move || work.with(|w| w.answer(index).dominant == Some(c));
+            let selected = move || work.with(|w| answer_of(w).dominant == Some(c));
             view! { <option value=choice_value(c) selected=selected>{c.label()}</option> }
         })
         .collect_view();
@@ -421,14 +373,14 @@ fn request_form(
         .map(|a| {
             let id = a.id.clone();
             let value = a.id.clone();
-            let selected = move || work.with(|w| w.answer(index).investigate.as_deref() == Some(id.as_str()));
+            let selected = move || work.with(|w| answer_of(w).investigate.as_deref() == Some(id.as_str()));
             view! { <option value=value selected=selected>{a.label.clone()}</option> }
         })
         .collect_view();
     let none_selected = move |field: FieldKind| {
         move || {
             work.with(|w| {
-                let a = w.answer(index);
+                let a = answer_of(w);
                 match field {
                     FieldKind::Dominant => a.dominant.is_none(),
                     _ => a.investigate.is_none(),
@@ -466,7 +418,7 @@ fn request_form(
                     </label>
                     <select
                         id=dominant_id
-                        prop:value=move || work.with(|w| w.answer(index).dominant.map(choice_value).unwrap_or_default())
+                        prop:value=move || work.with(|w| answer_of(w).dominant.map(choice_value).unwrap_or_default())
                         aria-invalid=move || dominant_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = dominant_msg.clone();
@@ -489,7 +441,7 @@ fn request_form(
                         inputmode="decimal"
                         autocomplete="off"
                         id=share_id
-                        prop:value=move || work.with(|w| share_text(&w.answer(index)))
+                        prop:value=move || work.with(|w| share_text(&answer_of(w)))
                         aria-invalid=move || share_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = share_msg.clone();
@@ -506,7 +458,7 @@ fn request_form(
                     </label>
                     <select
                         id=action_id
-                        prop:value=move || work.with(|w| w.answer(index).investigate.clone().unwrap_or_default())
+                        prop:value=move || work.with(|w| answer_of(w).investigate.clone().unwrap_or_default())
                         aria-invalid=move || action_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = action_msg.clone();
@@ -795,47 +747,6 @@ fn row(r: &TraceRow) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn answered(share: &str) -> LearnerAnswer {
-        LearnerAnswer {
-            dominant: Some(DominantChoice::QueueWait),
-            share_percent: Some(ShareEntry::Text(share.into())),
-            investigate: None,
-        }
-    }
-
-    /// Applies `steps` to fresh work and checks the stored shape.
-    fn check(steps: impl FnOnce(&mut TraceWork), attempts: u32, checked: bool, revealed: bool) {
-        let mut w = TraceWork::default();
-        steps(&mut w);
-        assert_eq!((w.attempts, w.checked.is_some(), w.revealed), (attempts, checked, revealed));
-        let json = crate::storage::wrap(&w).unwrap_or_default();
-        assert_eq!(crate::storage::unwrap::<TraceWork>(&json), Ok(w));
-    }
-
-    #[test]
-    fn work_is_edited_checked_and_merged() {
-        check(|w| w.edit(2, 5, |a| *a = answered("2325")), 0, false, false);
-        check(
-            |w| {
-                w.edit(1, 5, |a| *a = answered("96.9"));
-                w.check(6);
-                w.set_revealed(true, 7);
-            },
-            1,
-            true,
-            true,
-        );
-        let mut a = TraceWork::default();
-        a.edit(3, 100, |x| *x = answered("60.6"));
-        assert_eq!(a.answers.len(), 4);
-        assert_eq!(a.answer(9), LearnerAnswer::default());
-        let mut b = a.clone();
-        b.check(50);
-        assert_eq!(b.changed_ms, 101, "a clock behind still moves the stamp forward");
-        assert_eq!(TraceWork::merge(&a, &b), b);
-        assert_eq!(TraceWork::merge(&b, &a), b);
-    }
 
     #[test]
     fn ticks_and_values() {

@@ -9,7 +9,7 @@
 //! does not do: save anything (the self-score's Save does), or change a
 //! score the learner did not ask to change.
 
-use crate::components::practice::interview::InterviewWork;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::components::second_opinion::Opinion;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;

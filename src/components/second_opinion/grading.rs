@@ -15,8 +15,9 @@
 //! What it deliberately does not do: touch the answer or the self-score
 //! (a failure leaves both as they were), or time anything itself.
 
-use crate::components::practice::interview::InterviewWork;
-use crate::components::second_opinion::settings::{resolve, KeyHeld, SavedEndpoint};
+use crate::learner_state::interview_work::InterviewWork;
+use crate::components::second_opinion::settings::{resolve, KeyHeld};
+use crate::learner_state::endpoint::SavedEndpoint;
 use crate::components::second_opinion::timings::CallTimings;
 use crate::components::second_opinion::{Graded, Opinion};
 use crate::http::{self, Abort};

@@ -18,7 +18,7 @@ pub mod grading;
 pub mod settings;
 pub mod timings;
 
-use crate::components::practice::interview::InterviewWork;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::Stored;
 use leptos::prelude::*;
 use std::collections::BTreeSet;

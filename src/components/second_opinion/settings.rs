@@ -10,41 +10,13 @@
 //! comes from `ttft_core::second_opinion::provider`. What it deliberately does not do: send
 //! anything, or show the key again.
 
-use crate::components::practice::{later_wins, next_stamp, open_for_app};
 use crate::key_storage::{self, KeyPlace};
-use crate::storage::{now_ms, Stored};
+use crate::learner_state;
+use crate::learner_state::endpoint::SavedEndpoint;
+use crate::learner_state::merge::next_stamp;
+use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
-use ttft_core::second_opinion::provider::{self, find_preset, parse_base_url, ApiKey, EndpointSettings, PRESETS};
-
-/// The endpoint as stored: no key, ever.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SavedEndpoint {
-    /// The preset id; empty until one is chosen.
-    #[serde(default)]
-    pub preset: String,
-    /// The base URL as typed.
-    #[serde(default)]
-    pub base_url: String,
-    /// The model id.
-    #[serde(default)]
-    pub model: String,
-    /// When this last changed, in milliseconds since the epoch.
-    #[serde(default)]
-    pub changed_ms: i64,
-}
-
-impl SavedEndpoint {
-    /// The core's view of these settings.
-    pub fn settings(&self) -> EndpointSettings {
-        EndpointSettings { preset: self.preset.clone(), base_url: self.base_url.clone(), model: self.model.clone() }
-    }
-
-    /// Two tabs' copies: the later change wins.
-    pub fn merge(mine: &SavedEndpoint, theirs: &SavedEndpoint) -> SavedEndpoint {
-        later_wins(mine, mine.changed_ms, theirs, theirs.changed_ms)
-    }
-}
+use ttft_core::second_opinion::provider::{self, find_preset, parse_base_url, ApiKey, PRESETS};
 
 /// The key in use and where it is kept.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +29,7 @@ pub struct KeyHeld {
 
 /// The stored endpoint and the key kept from before (if any).
 pub fn open_endpoint() -> (Stored<SavedEndpoint>, RwSignal<Option<KeyHeld>>) {
-    let endpoint = open_for_app("second-opinion/endpoint", "your AI grader settings", SavedEndpoint::merge);
+    let endpoint = open_for_app(learner_state::endpoint());
     let key = key_storage::load().map(|(key, place)| KeyHeld { key, place: Some(place) });
     (endpoint, RwSignal::new(key))
 }

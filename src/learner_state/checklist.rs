@@ -10,6 +10,7 @@
 //! in) or know which items the lesson has (unknown ids are kept, harmlessly,
 //! in case a tab with newer content wrote them).
 
+use crate::learner_state::merge::past_horizon;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -31,9 +32,6 @@ pub struct Checklist {
 }
 
 impl Checklist {
-    /// The key under which the checklist is stored.
-    pub const STORAGE_NAME: &'static str = "checklist";
-
     /// True when the item is ticked.
     pub fn is_done(&self, id: &str) -> bool {
         self.items.get(id).is_some_and(|t| t.done)
@@ -50,6 +48,13 @@ impl Checklist {
     /// How many of `ids` are ticked.
     pub fn count_done<'a>(&self, ids: impl IntoIterator<Item = &'a str>) -> usize {
         ids.into_iter().filter(|id| self.is_done(id)).count()
+    }
+
+    /// Drops unticks older than the merge horizon: an unticked item shows
+    /// the same with or without its stamp, and no open tab still holds the
+    /// older tick it was kept to outvote. Ticks are always kept.
+    pub fn prune(&mut self, now_ms: i64) {
+        self.items.retain(|_, t| t.done || !past_horizon(t.changed_ms, now_ms));
     }
 
     /// Item by item, the later change wins.
@@ -90,6 +95,18 @@ mod tests {
         );
         check(&[("split", 10, false)], &[("split", 10, true)], &[("split", 10, true)]);
         check(&[], &[], &[]);
+    }
+
+    #[test]
+    fn old_unticks_are_pruned_and_ticks_kept() {
+        use crate::learner_state::merge::MERGE_HORIZON_MS;
+        let now = 10 * MERGE_HORIZON_MS;
+        let old = now - MERGE_HORIZON_MS - 1;
+        let mut c = list(&[("a", old, true), ("b", old, false), ("c", now - 5, false), ("d", now, true)]);
+        let shown: Vec<bool> = ["a", "b", "c", "d"].iter().map(|id| c.is_done(id)).collect();
+        c.prune(now);
+        assert_eq!(c, list(&[("a", old, true), ("c", now - 5, false), ("d", now, true)]));
+        assert_eq!(["a", "b", "c", "d"].iter().map(|id| c.is_done(id)).collect::<Vec<_>>(), shown, "nothing on show changes");
     }
 
     #[test]
