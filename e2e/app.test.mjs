@@ -23,6 +23,7 @@ import {
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 
 /** The parts the URL scheme promises: `?part=<id>`, the lesson by default. */
@@ -100,14 +101,19 @@ async function open(page, part, hash) {
 
 const partsNav = (page) => page.getByRole('navigation', { name: 'Course parts' });
 const savedWork = (page) => page.getByRole('status', { name: 'Saved work' });
-const checklistCount = (page) => page.getByText(/^\d+ of \d+ done$/);
+const checklistCount = (page) => page.getByRole('status', { name: 'Checklist progress' });
 
-/** The part the navigation marks as current: its label. */
+/** The part the navigation marks as current (aria-current="page"): its label. */
 async function currentPartLabel(page) {
-  const current = partsNav(page).locator('a[aria-current="page"]');
-  assert.equal(await current.count(), 1, 'exactly one navigation link is marked as the current page');
-  return (await current.innerText()).trim();
+  const current = await partsNav(page)
+    .getByRole('link')
+    .evaluateAll((links) => links.filter((a) => a.getAttribute('aria-current') === 'page').map((a) => a.innerText.trim()));
+  assert.equal(current.length, 1, `exactly one navigation link is marked as the current page: ${current}`);
+  return current[0];
 }
+
+/** Whether keyboard focus is inside the page's main content. */
+const focusInMain = (page) => page.getByRole('main').evaluate((main) => main.contains(document.activeElement));
 
 /** What a learner would see as "this part": title, one h1, the nav. */
 async function assertShowing(page, part) {
@@ -132,10 +138,16 @@ const storedEntries = (page) =>
 
 /** Parse "3 of 5 done" into [3, 5]. */
 async function readCount(page) {
-  const text = (await checklistCount(page).innerText()).trim();
+  const text = (await waitForText(checklistCount(page), /^\d+ of \d+ done$/)).trim();
   const m = /^(\d+) of (\d+) done$/.exec(text);
-  assert.ok(m, `checklist count reads "${text}"`);
   return [Number(m[1]), Number(m[2])];
+}
+
+/** Waits until the checklist's count reads `done` of `total`. */
+async function assertCount(page, [done, total], message) {
+  await waitForText(checklistCount(page), `${done} of ${total} done`).catch((err) => {
+    throw new Error(`${message ?? 'checklist count'}: ${err.message}`);
+  });
 }
 
 describe('every part has its own address', () => {
@@ -184,8 +196,7 @@ test('the navigation moves between parts, and Back returns', () =>
       await page.waitForFunction((t) => document.title === t, titleOf(part));
       await assertShowing(page, part);
       // Keyboard and screen-reader users start at the new content.
-      const focused = await page.evaluate(() => document.activeElement?.closest('main') !== null);
-      assert.ok(focused, 'focus moves into <main> after following a part link');
+      assert.ok(await focusInMain(page), 'focus moves into <main> after following a part link');
     }
     const [beforeLast, last] = PARTS.slice(-2);
     await page.goBack();
@@ -258,8 +269,7 @@ test('the skip link is the first stop for the keyboard and leads to the content'
     const skip = page.getByRole('link', { name: 'Skip to content' });
     assert.ok(await skip.evaluate((el) => el === document.activeElement), 'first Tab reaches the skip link');
     await page.keyboard.press('Enter');
-    const inMain = await page.evaluate(() => document.activeElement?.closest('main') !== null);
-    assert.ok(inMain, 'the skip link moves focus into <main>');
+    assert.ok(await focusInMain(page), 'the skip link moves focus into <main>');
   }));
 
 describe('saved work', () => {
@@ -268,26 +278,25 @@ describe('saved work', () => {
       async (page) => {
         await open(page, 'lesson');
         const status = savedWork(page);
-        const text = await status.innerText();
-        assert.match(text, /not letting the page save anything/);
+        const text = await waitForText(status, /not letting the page save anything/);
         assert.match(text, /gone when you close or reload/);
 
         const [done, total] = await readCount(page);
         assert.equal(done, 0);
         assert.ok(total > 0);
         await page.getByRole('checkbox').first().check();
-        assert.deepEqual(await readCount(page), [1, total]);
+        await assertCount(page, [1, total]);
 
         // Moving around keeps the tick for as long as the page lives.
         await partsNav(page).getByRole('link', { name: PARTS[1].label, exact: true }).click();
         await page.waitForFunction((t) => document.title === t, titleOf(PARTS[1]));
         await partsNav(page).getByRole('link', { name: PARTS[0].label, exact: true }).click();
         await page.waitForFunction((t) => document.title === t, titleOf(PARTS[0]));
-        assert.deepEqual(await readCount(page), [1, total]);
+        await assertCount(page, [1, total]);
 
         // The notice can be dismissed.
         await status.getByRole('button', { name: 'Dismiss' }).first().click();
-        assert.doesNotMatch(await status.innerText(), /not letting the page save anything/);
+        await status.getByText(/not letting the page save anything/).waitFor({ state: 'detached' });
       },
       {
         // Before any of the page's scripts: reading localStorage throws, as
@@ -310,7 +319,7 @@ describe('saved work', () => {
       await page.getByRole('checkbox').first().check();
       await page.reload();
       await waitForApp(page);
-      assert.deepEqual(await readCount(page), [1, total]);
+      await assertCount(page, [1, total]);
       assert.ok(await page.getByRole('checkbox').first().isChecked());
       const keys = Object.keys(await storedEntries(page));
       assert.ok(keys.length >= 1 && keys.every((k) => k.startsWith(PREFIX)), `stored keys: ${keys}`);
@@ -336,8 +345,8 @@ describe('saved work', () => {
 
         await page.reload();
         await waitForApp(page);
-        assert.match(await savedWork(page).innerText(), /could not be read/);
-        assert.deepEqual(await readCount(page), [0, total], 'the checklist starts clean');
+        await waitForText(savedWork(page), /could not be read/);
+        await assertCount(page, [0, total], 'the checklist starts clean');
 
         const after = await storedEntries(page);
         for (const key of written) {
@@ -349,9 +358,10 @@ describe('saved work', () => {
 
         // The clean start is usable and kept; the warning does not return.
         await page.getByRole('checkbox').first().check();
+        await assertCount(page, [1, total]);
         await page.reload();
         await waitForApp(page);
-        assert.deepEqual(await readCount(page), [1, total]);
+        await assertCount(page, [1, total]);
         assert.doesNotMatch(await savedWork(page).innerText(), /could not be read/);
       }));
   }
@@ -398,9 +408,9 @@ describe('when the app cannot run', () => {
     check(
       async (page) => {
         await page.goto(server.url);
-        const body = await page.locator('body').innerText();
-        assert.match(body, /needs JavaScript/);
-        assert.ok(!(await page.locator('#boot').isVisible()), 'no endless "Loading" line');
+        assert.ok(await page.getByText(/needs JavaScript/).isVisible(), 'the page says it needs JavaScript');
+        const loading = page.getByRole('status').filter({ hasText: /Loading/ });
+        assert.equal(await loading.count(), 0, 'no endless "Loading" line');
       },
       // With scripting off Chromium still sees the module preload and
       // refuses it (reported as "csp"); that is the point of this test.

@@ -20,12 +20,14 @@ import {
   ROOT,
   assertNoProblems,
   axeCheck,
+  description,
   launchBrowser,
   newPage,
   partUrl,
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 
 let server;
@@ -50,15 +52,12 @@ async function openAuthoring() {
 
 const example = (name) => readFile(join(ROOT, 'content', 'schema', 'examples', name), 'utf8');
 
-/** The editor's description: the text of every element its aria-describedby names. */
-async function described(locator) {
-  return locator.evaluate((el) =>
-    (el.getAttribute('aria-describedby') || '')
-      .split(/\s+/)
-      .map((id) => document.getElementById(id)?.innerText ?? '')
-      .join('\n'),
-  );
-}
+/** What the check of the file says, as a named status. */
+const fileStatus = (page) => page.getByRole('status', { name: 'Check of the file' });
+/** The problems found, one list item each. */
+const problemList = (page) => page.getByRole('list', { name: 'Problems in the file' });
+const previewRegion = (page) => page.getByRole('region', { name: 'Preview: as learners will see it', includeHidden: true });
+const linksRegion = (page) => page.getByRole('region', { name: 'Links that load it', includeHidden: true });
 
 test('a broken file: every problem with its path, named by the editor', async () => {
   const { page, problems } = await openAuthoring();
@@ -66,42 +65,40 @@ test('a broken file: every problem with its path, named by the editor', async ()
   await axeCheck(page, { label: 'authoring page, empty' });
   const editor = page.getByLabel('Exercise file (JSON)');
   await editor.fill(await example('broken.json'));
-  const status = page.locator('#author-status');
-  await page.getByText('8 problems found; each is listed below with where it is in the file.').waitFor();
+  const status = fileStatus(page);
+  await waitForText(status, '8 problems found; each is listed below with where it is in the file.');
   assert.equal(await editor.getAttribute('aria-invalid'), 'true');
-  const items = await page.locator('#author-problems li').allInnerTexts();
+  const items = await problemList(page).getByRole('listitem').allInnerTexts();
   assert.equal(items.length, 8);
   assert.ok(items.includes('trace_exercise.target_ms: expected a whole number, found the text "1000"'), items.join('\n'));
   assert.ok(items.some((i) => i.startsWith('trace_exercise.requests[0].prefil_ms: "prefil_ms" is not a field here')));
-  const description = await described(editor);
-  assert.match(description, /8 problems found/);
-  assert.match(description, /config_exercise\.configs: needs at least 1 entry/);
-  assert.equal(await page.locator('.author-preview').count(), 0, 'no preview of a broken file');
-  assert.equal(await page.locator('.author-urls').count(), 0, 'no link to a broken file');
+  const described = await description(editor);
+  assert.match(described, /8 problems found/);
+  assert.match(described, /config_exercise\.configs: needs at least 1 entry/);
+  assert.equal(await previewRegion(page).count(), 0, 'no preview of a broken file');
+  assert.equal(await linksRegion(page).count(), 0, 'no link to a broken file');
   await axeCheck(page, { label: 'authoring page, broken file' });
   await screenshot(page, 'authoring-broken');
 
   // Not JSON at all: one problem at the file's level, with line and column.
   await editor.fill('{"schema": "ttft-lab/authored-exercise/v1",');
-  await page.locator('#author-problems li').first().getByText(/^\(file\)$/).waitFor();
-  assert.match(await page.locator('#author-problems').innerText(), /the file ends too early/);
-  assert.match(await status.innerText(), /^1 problem found/);
+  await problemList(page).getByRole('listitem').first().getByText(/^\(file\)$/).waitFor();
+  await waitForText(problemList(page), /the file ends too early/);
+  await waitForText(status, /^1 problem found/);
 
   // A stated answer that disagrees with the timings is refused with the reason.
   const file = JSON.parse(await example('review-bot.json'));
   file.trace_exercise.requests[1].answer.share_percent = 50;
   await editor.fill(JSON.stringify(file, null, 2));
-  await page.getByText(/^1 problem found/).waitFor();
-  const item = await page.locator('#author-problems li').innerText();
-  assert.match(item, /^trace_exercise\.requests\[1\]\.answer\.share_percent: /, item);
+  await waitForText(problemList(page).getByRole('listitem'), /^trace_exercise\.requests\[1\]\.answer\.share_percent: /);
+  await waitForText(status, /^1 problem found/);
   assertNoProblems(problems);
 });
 
 test('a valid file is previewed as learners see it, and its link loads it', async () => {
   const { page, context, problems } = await openAuthoring();
   await page.getByRole('button', { name: 'Start from the built-in exercise' }).click();
-  const status = page.locator('#author-status');
-  await page.getByText('No problems: a trace exercise with 4 requests and a configuration exercise with 2 workloads.').waitFor();
+  await waitForText(fileStatus(page), 'No problems: a trace exercise with 4 requests and a configuration exercise with 2 workloads.');
   assert.equal(await page.getByLabel('Exercise file (JSON)').getAttribute('aria-invalid'), 'false');
   const preview = page.getByRole('region', { name: 'Preview: as learners will see it' });
   await preview.getByRole('button', { name: 'Check answers' }).waitFor();
@@ -119,7 +116,7 @@ test('a valid file is previewed as learners see it, and its link loads it', asyn
   const inline = page.getByLabel(/^Link to the trace exercise with the file inside \([\d,]+ characters\)$/);
   const url = await inline.inputValue();
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/ttft-lab\/\?part=trace&content=[A-Za-z0-9_-]+$/);
-  const label = await page.locator('label[for="author-url-inline-trace"]').innerText();
+  const label = await page.getByText(/^Link to the trace exercise with the file inside/).innerText();
   const length = Number(label.match(/\(([\d,]+) characters\)/)[1].replace(/,/g, ''));
   assert.equal(length, url.length, 'the stated length is the link\'s');
   assert.ok(await page.getByLabel(/^Link to the configuration exercise with the file inside/).count());
@@ -129,7 +126,8 @@ test('a valid file is previewed as learners see it, and its link loads it', asyn
   await path.fill('week3/review.json');
   assert.match(await page.getByLabel('Link to the trace exercise from the hosted file').inputValue(), /\?part=trace&src=week3%2Freview\.json$/);
   await path.fill('https://elsewhere.example/x.json');
-  await page.locator('#author-path-error').getByText(/must be a path on this site/).waitFor();
+  await linksRegion(page).getByText(/must be a path on this site/).waitFor();
+  assert.equal(await page.getByLabel('Link to the trace exercise from the hosted file').count(), 0, 'no link to another site');
   await axeCheck(page, { label: 'authoring page, refused path' });
 
   // A learner opens the link: the exercise is there, with its own answers.
@@ -159,12 +157,12 @@ test('a valid file is previewed as learners see it, and its link loads it', asyn
 
 test('a chosen file is read and checked', async () => {
   const { page, problems } = await openAuthoring();
-  await page.locator('#author-file').setInputFiles({
+  await page.getByLabel('Choose a JSON file').setInputFiles({
     name: 'review-bot.json',
     mimeType: 'application/json',
     buffer: Buffer.from(await example('review-bot.json')),
   });
-  await page.getByText(/^No problems: a trace exercise with 3 requests/).waitFor();
+  await waitForText(fileStatus(page), /^No problems: a trace exercise with 3 requests/);
   assert.match(await page.getByLabel('Exercise file (JSON)').inputValue(), /review-bot-trace/);
   assertNoProblems(problems);
 });

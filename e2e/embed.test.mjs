@@ -23,12 +23,14 @@ import {
   ROOT,
   assertNoProblems,
   axeCheck,
+  description,
   launchBrowser,
   newPage,
   partUrl,
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 
 const dist = DIST;
@@ -93,6 +95,9 @@ function embedUrl(part, extra = {}) {
   return `${app.url}?${q}`;
 }
 
+/** The course page's iframe, found by its title as a learner's tools name it. */
+const labFrame = (page) => page.getByTitle('ttft-lab exercise');
+
 /**
  * Opens `host`'s course page `file` around the app at `src`. Problems from
  * the course page and the iframe are recorded; requests may go to the host
@@ -109,19 +114,15 @@ async function openHost(host, file, src, options = {}) {
     }
   });
   await page.goto(`${host.origin}/${file}?src=${encodeURIComponent(src)}`);
-  const frame = page.frameLocator('#lab');
-  const inner = await (await page.locator('#lab').elementHandle()).contentFrame();
-  await inner.waitForFunction(
-    () => !document.getElementById('boot') && document.documentElement.hasAttribute('data-ready'),
-    null,
-    { timeout: 20000 },
-  );
+  const frame = labFrame(page).contentFrame();
+  const inner = await (await labFrame(page).elementHandle()).contentFrame();
+  await waitForApp(inner);
   return { ...opened, frame, inner };
 }
 
 /** The iframe's height in the course page. */
 async function frameHeight(page) {
-  return page.locator('#lab').evaluate((el) => el.getBoundingClientRect().height);
+  return labFrame(page).evaluate((el) => el.getBoundingClientRect().height);
 }
 
 /** The embedded document's content height. */
@@ -129,17 +130,55 @@ async function contentHeight(inner) {
   return inner.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
 }
 
-/** Waits until the iframe is as tall as its content (within a pixel). */
+/**
+ * Waits until the iframe is as tall as its content (within a pixel): seen
+ * from inside, its viewport is the iframe's box, so the frame watches its
+ * own height against its content's on every animation frame.
+ */
 async function waitSized(page, inner, label) {
-  let last = [];
-  for (let i = 0; i < 100; i++) {
-    const [h, c] = [await frameHeight(page), await contentHeight(inner)];
-    last = [h, c];
-    if (Math.abs(h - c) <= 1 && h > 200) return h;
-    await page.waitForTimeout(100);
-  }
-  assert.fail(`${label}: the iframe (${last[0]} px) never took its content's height (${last[1]} px)`);
+  await inner
+    .waitForFunction(
+      () => {
+        const content = Math.ceil(document.documentElement.getBoundingClientRect().height);
+        return window.innerHeight > 200 && Math.abs(window.innerHeight - content) <= 1;
+      },
+      null,
+      { timeout: 10000 },
+    )
+    .catch(() => {});
+  const [h, c] = [await frameHeight(page), await contentHeight(inner)];
+  assert.ok(Math.abs(h - c) <= 1 && h > 200, `${label}: the iframe (${h} px) never took its content's height (${c} px)`);
+  return h;
 }
+
+/** Waits until the iframe (seen from inside: its viewport) is taller, or shorter, than `than` px. */
+const frameGrows = (inner, than) => inner.waitForFunction((h) => window.innerHeight > h, than);
+const frameShrinks = (inner, than) => inner.waitForFunction((h) => window.innerHeight < h, than);
+
+/**
+ * The statements the course page has received, once every message the app
+ * posted before now has arrived: the test posts a marker from inside the
+ * frame, and messages from one window to another arrive in the order sent.
+ */
+async function receivedSoFar({ page, inner }) {
+  await page.evaluate(() => {
+    window.markerSeen = false;
+    addEventListener('message', (e) => {
+      if (e.data === 'e2e:marker') window.markerSeen = true;
+    });
+  });
+  await inner.evaluate(() => parent.postMessage('e2e:marker', '*'));
+  await page.waitForFunction(() => window.markerSeen === true, null, { timeout: 5000 });
+  return page.evaluate(() => window.received);
+}
+
+const TITLES = [
+  'Latency metrics from the trace',
+  'Dominant delay of each request',
+  'Changes to test, with their trade-offs',
+  'Why the queue grows while the model is loaded',
+  'When a hint cannot start in time',
+];
 
 const RIGHT = {
   H1: ['prefill', '70', 'no-action'],
@@ -167,11 +206,11 @@ test('the iframe grows and shrinks with its content (ttft-lab parent script)', a
   const closed = await waitSized(page, inner, 'first load');
   assert.equal(await frame.getByRole('navigation', { name: 'Course parts' }).count(), 0, 'no site navigation');
   await frame.getByRole('button', { name: 'Reveal answers' }).click();
-  await page.waitForFunction((h) => document.getElementById('lab').getBoundingClientRect().height > h + 200, closed);
+  await frameGrows(inner, closed + 200);
   const open = await waitSized(page, inner, 'reveal opened');
   assert.ok(open > closed + 200, `revealed (${open}) should be taller than closed (${closed})`);
   await frame.getByRole('button', { name: 'Hide answers' }).click();
-  await page.waitForFunction((h) => document.getElementById('lab').getBoundingClientRect().height < h - 200, open);
+  await frameShrinks(inner, open - 200);
   const again = await waitSized(page, inner, 'reveal closed');
   assert.ok(Math.abs(again - closed) <= 2, `closed again (${again}) should match the first height (${closed})`);
   // No inner scrollbar: the frame shows all of its content.
@@ -189,7 +228,7 @@ test('a host that speaks only H5P resizer messages sizes the iframe', async () =
   // Content that grows: an error message beside a box.
   const box = frame.getByLabel('Prefill ends (server ms)');
   await box.fill('not a time');
-  await page.waitForFunction((h) => document.getElementById('lab').getBoundingClientRect().height > h, first);
+  await frameGrows(inner, first);
   await waitSized(page, inner, 'H5P host, after an error appeared');
   // The window narrows: the text rewraps, the page is taller, and is resized.
   await page.setViewportSize({ width: 420, height: 900 });
@@ -226,24 +265,22 @@ test('statements reach the allow-listed course page with the right scores, and n
   const elsewhere = await openHost(other, 'own.html', embedUrl('trace', { origin: listed.origin }));
   await answerTrace(elsewhere.frame, RIGHT);
   await elsewhere.frame.getByRole('button', { name: 'Check answers' }).click();
-  await elsewhere.frame.getByText('Check 1: All 4 requests fully right.').waitFor();
-  await elsewhere.page.waitForTimeout(500);
-  assert.deepEqual(await elsewhere.page.evaluate(() => window.received), [], 'an unlisted page receives nothing');
+  await waitForText(elsewhere.frame.getByRole('status', { name: 'Result of your check' }), 'Check 1: All 4 requests fully right.');
+  assert.deepEqual(await receivedSoFar(elsewhere), [], 'an unlisted page receives nothing');
   assertNoProblems(elsewhere.problems);
 
   // Embedded with no allow-list at all: nothing is posted to anyone.
   const unlisted = await openHost(listed, 'own.html', embedUrl('trace'));
   await answerTrace(unlisted.frame, RIGHT);
   await unlisted.frame.getByRole('button', { name: 'Check answers' }).click();
-  await unlisted.frame.getByText('Check 1: All 4 requests fully right.').waitFor();
-  await unlisted.page.waitForTimeout(500);
-  assert.deepEqual(await unlisted.page.evaluate(() => window.received), [], 'no allow-list, no statements');
+  await waitForText(unlisted.frame.getByRole('status', { name: 'Result of your check' }), 'Check 1: All 4 requests fully right.');
+  assert.deepEqual(await receivedSoFar(unlisted), [], 'no allow-list, no statements');
   assertNoProblems(unlisted.problems);
 });
 
 test('a configuration check and a saved self-score are reported too', async () => {
   const { page, frame, problems } = await openHost(listed, 'own.html', embedUrl('choice', { origin: listed.origin }));
-  const live = frame.locator('section.workload', { has: frame.getByRole('heading', { name: 'Live interview hints', exact: true }) });
+  const live = frame.getByRole('region', { name: 'Live interview hints', exact: true });
   await live.getByRole('group', { name: 'Configuration for Live interview hints' }).getByLabel('Config A').check();
   await frame.getByRole('button', { name: 'Check answers for Live interview hints' }).click();
   const [c] = await statements(page, 1);
@@ -255,8 +292,8 @@ test('a configuration check and a saved self-score are reported too', async () =
   assertNoProblems(problems);
 
   const interview = await openHost(listed, 'own.html', embedUrl('interview', { origin: listed.origin }));
-  for (const group of await interview.frame.locator('fieldset.dimension').all()) {
-    await group.getByLabel('2').check();
+  for (const title of TITLES) {
+    await interview.frame.getByRole('group', { name: title }).getByRole('radio', { name: /^2 / }).check();
   }
   await interview.frame.getByRole('button', { name: 'Save score' }).click();
   const [saved] = await statements(interview.page, 1);
@@ -271,7 +308,7 @@ test('an authored exercise in the URL loads, checks answers and reports', async 
   const text = await readFile(join(ROOT, 'content', 'schema', 'examples', 'review-bot.json'), 'utf8');
   const file = JSON.parse(text);
   const content = Buffer.from(JSON.stringify(file)).toString('base64url');
-  const { page, frame, problems } = await openHost(listed, 'own.html', embedUrl('trace', { origin: listed.origin, content }));
+  const { page, frame, inner, problems } = await openHost(listed, 'own.html', embedUrl('trace', { origin: listed.origin, content }));
   const x = file.trace_exercise;
   await frame.getByRole('heading', { level: 1, name: x.title }).waitFor();
   for (const r of x.requests) {
@@ -281,14 +318,14 @@ test('an authored exercise in the URL loads, checks answers and reports', async 
     await frame.getByLabel(`${r.id}: Investigate first`).selectOption(action);
   }
   await frame.getByRole('button', { name: 'Check answers' }).click();
-  await frame.getByText(`Check 1: All ${x.requests.length} requests fully right.`).waitFor();
+  await waitForText(frame.getByRole('status', { name: 'Result of your check' }), `Check 1: All ${x.requests.length} requests fully right.`);
   const [s] = await statements(page, 1);
   const n = 3 * x.requests.length;
   assert.deepEqual(s.statement.result.score, { raw: n, min: 0, max: n, scaled: 1 });
   assert.match(s.statement.object.id, /\/authored-review-bot-trace-[0-9a-f]{8}$/, 'the activity names the authored exercise');
   assert.equal(s.statement.object.definition.name['en-US'], x.title);
   // The built-in exercise's answers are untouched: its own key is empty.
-  const keys = await frame.locator('html').evaluate(() => Object.keys(localStorage));
+  const keys = await inner.evaluate(() => Object.keys(localStorage));
   assert.ok(keys.some((k) => /authored-review-bot-trace-[0-9a-f]{8}/.test(k)), `${keys}`);
   assert.ok(!keys.some((k) => /trace\/hint-trace/.test(k)), `${keys}`);
   assertNoProblems(problems);
@@ -301,9 +338,9 @@ test('an invalid authored file shows every problem with its path, and offers the
   await page.goto(`${app.url}?part=trace&content=${content}`);
   await waitForApp(page);
   await page.getByRole('heading', { level: 1, name: 'This trace exercise could not be used' }).waitFor();
-  const paths = await page.locator('.problem-path').allInnerTexts();
+  const items = await page.getByRole('list', { name: 'Problems in the file' }).getByRole('listitem').allInnerTexts();
   for (const p of ['trace_exercise.id', 'trace_exercise.target_ms', 'trace_exercise.requests[0].prefil_ms', 'config_exercise.configs']) {
-    assert.ok(paths.includes(p), `${p} in ${paths}`);
+    assert.ok(items.some((i) => i.startsWith(`${p}: `)), `${p} in ${items.join('\n')}`);
   }
   assert.match(await page.getByRole('alert').innerText(), /8 problems were found/);
   await axeCheck(page, { label: 'refused authored file' });
@@ -343,7 +380,7 @@ test('every part works embedded, alone, with a link to the full page', async () 
   const { page, problems } = await newPage(browser, app.origin);
   await page.goto(embedUrl('trace', { origin: 'http://evil.example' }));
   await waitForApp(page);
-  assert.match(await page.locator('.embed-problems').innerText(), /http:\/\/evil\.example.*plain http/);
+  await waitForText(page.getByRole('list', { name: 'Problems with this embed address' }), /http:\/\/evil\.example.*plain http/);
   assertNoProblems(problems);
 });
 
@@ -363,7 +400,7 @@ test('the Embed panel writes the snippet, checks the origin live and copies', as
   const origin = page.getByLabel("Your course page's origin (optional)");
   await origin.fill('http://lms.example.edu');
   assert.equal(await origin.getAttribute('aria-invalid'), 'true');
-  assert.match(await page.locator('#embed-origin-error').innerText(), /plain http/);
+  assert.match(await description(origin), /plain http/);
   assert.doesNotMatch(await snippet.inputValue(), /origin=/, 'a refused origin is left out');
   await axeCheck(page, { label: 'embed panel, refused origin' });
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -374,9 +411,9 @@ test('the Embed panel writes the snippet, checks the origin live and copies', as
   code = await snippet.inputValue();
   assert.match(code, /&amp;origin=https%3A%2F%2Flms\.example\.edu"/);
   await page.getByRole('button', { name: 'Copy', exact: true }).click();
-  await page.locator('.embed-copied').getByText('Copied.').waitFor();
+  await waitForText(page.getByRole('status', { name: 'Copy result' }), 'Copied.');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
-  assert.match(await page.locator('.embed-storage-note').innerText(), /kept by their browser/);
+  await page.getByText(/kept by their browser/).waitFor();
   await screenshot(page, 'embed-panel');
   assertNoProblems(problems);
 });

@@ -25,6 +25,7 @@ import {
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 
 /** The shared real-trace fixtures, beside the repository. */
@@ -57,31 +58,47 @@ async function pick(page, file, { done = /Imported|could not be imported/ } = {}
   await page.getByRole('status').filter({ hasText: done }).waitFor({ timeout: 20000 });
 }
 
+/** What the page says about the file: a region named by its heading. */
+const about = (page) => page.getByRole('region', { name: 'What this file can say' });
+/** The figures over the whole trace: a region named by its heading. */
+const wholeTrace = (page) => page.getByRole('region', { name: 'The whole trace' });
+/** The table of requests, named by its caption ("Requests in the file (rows 1–50 of 100)"). */
+const requestsTable = (page) => page.getByRole('table', { name: /^Requests in the file/ });
+/** The percentile table, named by its caption ("Percentiles (nearest-rank convention)"). */
+const percentileTable = (page) => page.getByRole('table', { name: /^Percentiles/ });
+
+/** The rows of a table that have a row header (the heading row left out). */
+const bodyRows = (page, table) => table.getByRole('row').filter({ has: page.getByRole('rowheader') });
+
+/** A row's header and data cells, in order. */
+async function cellsOf(row) {
+  return (await row.getByRole('rowheader').or(row.getByRole('cell')).allInnerTexts()).map((t) => t.trim());
+}
+
 /** The text of each cell in the row whose header cell is `id`. */
 async function rowCells(page, id) {
-  const row = page.locator('.requests-table tbody tr').filter({ has: page.getByRole('rowheader', { name: id, exact: true }) });
-  return (await row.locator('th, td').allInnerTexts()).map((t) => t.trim());
+  return cellsOf(requestsTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: id, exact: true }) }));
 }
 
 /** The header texts of the requests table, sort marks removed. */
 async function headers(page) {
-  return (await page.locator('.requests-table thead th').allInnerTexts()).map((t) => t.replace(/[\u25b2\u25bc]/g, '').trim());
+  return (await requestsTable(page).getByRole('columnheader').allInnerTexts()).map((t) => t.replace(/[\u25b2\u25bc]/g, '').trim());
 }
 
 /** The TTFT row of the percentile table: [p50, p90, p95, p99, count]. */
 async function ttftPercentiles(page) {
-  const row = page.locator('.percentile-table tbody tr').filter({ has: page.getByRole('rowheader', { name: 'TTFT', exact: true }) });
-  return (await row.locator('td').allInnerTexts()).map((t) => t.trim());
+  const row = percentileTable(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'TTFT', exact: true }) });
+  return (await row.getByRole('cell').allInnerTexts()).map((t) => t.trim());
 }
 
 test('a real AIPerf file through the picker: table, percentiles, target and CSV', async () => {
   const { page, context, problems } = await openImport();
   await pick(page, join(FIXTURES, 'aiperf', 'profile_export.jsonl'));
-  await page.locator('.import-about').getByText('Format: AIPerf per-request records (profile_export.jsonl)').waitFor();
-  assert.match(await page.locator('.import-about').innerText(), /100 requests imported/);
-  assert.match(await page.locator('.import-about').innerText(), /includes the network|network/);
-  assert.match(await page.locator('#import-table-caption').innerText(), /rows 1\u201350 of 100\)/);
-  assert.equal(await page.locator('.requests-table tbody tr').count(), 50);
+  await about(page).getByText('Format: AIPerf per-request records (profile_export.jsonl)').waitFor();
+  await waitForText(about(page), /100 requests imported/);
+  await waitForText(about(page), /includes the network|network/);
+  await page.getByRole('table', { name: /^Requests in the file \(rows 1\u201350 of 100\)$/ }).waitFor();
+  assert.equal(await bodyRows(page, requestsTable(page)).count(), 50);
 
   // A client's file cannot split: no queue wait or prefill columns.
   const cols = await headers(page);
@@ -91,10 +108,11 @@ test('a real AIPerf file through the picker: table, percentiles, target and CSV'
 
   // Sort by TTFT, slowest first, then find the hand-checked record.
   const sortTtft = page.getByRole('button', { name: /^TTFT/ });
+  const ttftHeader = requestsTable(page).getByRole('columnheader').nth(ttftCol);
   await sortTtft.click();
-  assert.equal(await page.locator('.requests-table thead th').nth(ttftCol).getAttribute('aria-sort'), 'ascending');
+  assert.equal(await ttftHeader.getAttribute('aria-sort'), 'ascending');
   await sortTtft.click();
-  assert.equal(await page.locator('.requests-table thead th').nth(ttftCol).getAttribute('aria-sort'), 'descending');
+  assert.equal(await ttftHeader.getAttribute('aria-sort'), 'descending');
   const id = '1ed40a0d-e708-434d-bb8e-fb1b44cb8717';
   let cells = await rowCells(page, id);
   if (cells.length === 0) {
@@ -107,13 +125,13 @@ test('a real AIPerf file through the picker: table, percentiles, target and CSV'
   assert.match(cells.at(-1), /over 1,000 ms/);
 
   // Cancelled requests are counted, with no first token.
-  assert.match(await page.locator('.import-summary').innerText(), /cancelled: 11 \(11 of them with no first token\)/);
+  await waitForText(wholeTrace(page), /cancelled: 11 \(11 of them with no first token\)/);
 
   // The convention switch changes the figures.
+  await page.getByRole('table', { name: /^Percentiles \(nearest-rank/ }).waitFor();
   const nearest = await ttftPercentiles(page);
-  assert.match(await page.locator('#import-pct-caption').innerText(), /nearest-rank/);
   await page.getByLabel('Linear interpolation (numpy\'s default)').check();
-  await page.locator('#import-pct-caption', { hasText: 'linear' }).waitFor();
+  await page.getByRole('table', { name: /^Percentiles \(linear/ }).waitFor();
   const linear = await ttftPercentiles(page);
   assert.equal(nearest.at(-1), '89', 'every request with a first token');
   assert.equal(linear.at(-1), '89');
@@ -149,7 +167,7 @@ test('a real AIPerf file through the picker: table, percentiles, target and CSV'
 test("the course's example shows a server-side split", async () => {
   const { page, context, problems } = await openImport();
   await page.getByRole('button', { name: "Load the course's example trace" }).click();
-  await page.locator('.import-about').getByText('Format: vLLM OpenTelemetry spans (OTLP JSON)').waitFor();
+  await about(page).getByText('Format: vLLM OpenTelemetry spans (OTLP JSON)').waitFor();
   const cols = await headers(page);
   assert.ok(cols.includes('Queue wait'), cols.join(' | '));
   assert.ok(cols.includes("Prefill (vLLM's: includes emit)"), cols.join(' | '));
@@ -157,7 +175,7 @@ test("the course's example shows a server-side split", async () => {
   assert.equal(h2[cols.indexOf('Queue wait')], '2,325 ms');
   assert.equal(h2[cols.indexOf('TTFT (server clock)')], '2,400 ms');
   assert.equal(h2[cols.indexOf('Largest delay and its share')], 'queue wait, 96.9%');
-  assert.match(await page.locator('.reading').innerText(), /queue wait/);
+  await waitForText(wholeTrace(page).getByRole('group', { name: 'Reading' }), /queue wait/);
   for (const name of ['Time to first token per request, by piece', 'Time to first token against prompt tokens', 'Distribution of time to first token']) {
     assert.equal(await page.getByRole('img', { name }).count(), 1, name);
   }
@@ -177,11 +195,13 @@ test('an unknown file lists what is supported; a bad line is reported and the re
   const lines = (await readFile(EXAMPLE, 'utf8')).trimEnd().split('\n');
   const broken = [lines[0], '{"resourceSpans": [ this is not json', ...lines.slice(1)].join('\n') + '\n';
   await pick(page, { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
-  const about = page.locator('.import-about');
-  await about.getByText('5 requests imported').waitFor();
-  assert.match(await about.innerText(), /1 lines or records could not be read/);
-  await about.getByText(/The first 1 of them/).click();
-  assert.match(await about.locator('.problems').innerText(), /line 2/);
+  const said = about(page);
+  await said.getByText('5 requests imported').waitFor();
+  await waitForText(said, /1 lines or records could not be read/);
+  const where = said.getByText(/line 2/);
+  assert.equal(await where.isVisible(), false, 'where the bad line is waits behind its summary');
+  await said.getByText(/The first 1 of them/).click();
+  await where.waitFor();
   assertNoProblems(problems);
   await context.close();
 });
@@ -189,7 +209,7 @@ test('an unknown file lists what is supported; a bad line is reported and the re
 test('rate-limited requests are errors with no first token, never fast ones', async () => {
   const { page, context, problems } = await openImport();
   await pick(page, join(FIXTURES, 'llmperf', 'lepton_7b_individual_responses.json'));
-  const summary = await page.locator('.import-summary').innerText();
+  const summary = await waitForText(wholeTrace(page), /150 requests/);
   assert.match(summary, /150 requests/);
   assert.match(summary, /130 of 150 requests \(86\.7%\) had no first token/);
   assert.equal((await ttftPercentiles(page)).at(-1), '20', 'only requests with a real first token enter the percentiles');

@@ -13,12 +13,14 @@ import assert from 'node:assert/strict';
 import {
   assertNoProblems,
   axeCheck,
+  description,
   launchBrowser,
   newPage,
   partUrl,
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 
 let server;
@@ -41,56 +43,47 @@ async function openLesson(options = {}) {
   return opened;
 }
 
-/** The text of the figure whose term starts with `term`. */
+/** The worked timeline's results: a region named by its heading. */
+const results = (page) => page.getByRole('region', { name: 'What the times give' });
+
+/** The figure (a definition in the results) whose term starts with `term`. */
 async function figure(page, term) {
-  return (await page.locator('.figure', { hasText: term }).locator('dd').innerText()).trim();
+  const terms = (await results(page).getByRole('term').allInnerTexts()).map((t) => t.trim());
+  const i = terms.findIndex((t) => t.startsWith(term));
+  assert.ok(i >= 0, `a figure named "${term}" among: ${terms.join(' | ')}`);
+  return results(page).getByRole('definition').nth(i);
 }
 
-/** The text of the elements an input's aria-describedby names ('' if none). */
-async function description(input) {
-  return input.evaluate((el) =>
-    (el.getAttribute('aria-describedby') || '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' ')
-      .trim(),
-  );
-}
+/** The completion checklist's boxes. */
+const checklist = (page) => page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
+/** The checklist's running count ("2 of 5 done"). */
+const checklistProgress = (page) => page.getByRole('status', { name: 'Checklist progress' });
 
 test('the worked timeline recomputes as the learner types', async () => {
   const { page, context, problems } = await openLesson();
-  assert.equal(
-    await figure(page, 'Time to first token at the server'),
-    '360 ms = 40 ms queue wait + 310 ms prefill + 10 ms emit',
-  );
-  assert.match(await figure(page, 'Dominant delay'), /^prefill, 86\.1% of TTFT$/);
+  await waitForText(await figure(page, 'Time to first token at the server'), '360 ms = 40 ms queue wait + 310 ms prefill + 10 ms emit');
+  await waitForText(await figure(page, 'Dominant delay'), /^prefill, 86\.1% of TTFT$/);
 
   // A longer queue: admission at 900 ms needs prefill to end later too.
   await page.getByLabel('Prefill ends (server ms)').fill('1250');
   await page.getByLabel('First token written (server ms)').fill('1260');
   await page.getByLabel('Admitted by the scheduler (server ms)').fill('900');
-  assert.equal(
-    await figure(page, 'Time to first token at the server'),
-    '1,260 ms = 900 ms queue wait + 350 ms prefill + 10 ms emit',
-  );
-  assert.match(await figure(page, 'Dominant delay'), /^queue wait, 71\.4% of TTFT$/);
-  assert.match(await figure(page, 'Browser versus server'), /shorter|needs a browser time/);
+  await waitForText(await figure(page, 'Time to first token at the server'), '1,260 ms = 900 ms queue wait + 350 ms prefill + 10 ms emit');
+  await waitForText(await figure(page, 'Dominant delay'), /^queue wait, 71\.4% of TTFT$/);
+  await waitForText(await figure(page, 'Browser versus server'), /shorter|needs a browser time/);
   const browserBox = page.getByLabel('Browser: send to first visible text (ms)');
   assert.equal(await browserBox.getAttribute('aria-invalid'), 'true', 'a browser time under the TTFT is flagged');
   await browserBox.fill('1400');
-  assert.match(await figure(page, 'Browser versus server'), /140 ms the server trace cannot see/);
+  await waitForText(await figure(page, 'Browser versus server'), /140 ms the server trace cannot see/);
   assert.equal(await browserBox.getAttribute('aria-invalid'), 'false');
 
-  const live = page.locator('.worked-timeline [role="status"]');
-  assert.match(await live.innerText(), /TTFT 1,260 ms: queue wait 900 ms, prefill 350 ms, emit 10 ms/);
+  const live = page.getByRole('status', { name: 'Worked timeline result' });
+  await waitForText(live, /TTFT 1,260 ms: queue wait 900 ms, prefill 350 ms, emit 10 ms/);
 
   await page.getByRole('button', { name: "Reset to the lesson's values" }).click();
+  await waitForText(live, /TTFT 360 ms: queue wait 40 ms/);
   assert.equal(await page.getByLabel('Admitted by the scheduler (server ms)').inputValue(), '40');
-  assert.equal(
-    await figure(page, 'Time to first token at the server'),
-    '360 ms = 40 ms queue wait + 310 ms prefill + 10 ms emit',
-  );
+  await waitForText(await figure(page, 'Time to first token at the server'), '360 ms = 40 ms queue wait + 310 ms prefill + 10 ms emit');
   assertNoProblems(problems);
   await context.close();
 });
@@ -104,11 +97,8 @@ test('an out-of-order or unreadable time shows its error beside the field and ke
   // Only the field at fault is marked.
   assert.equal(await page.getByLabel('Admitted by the scheduler (server ms)').getAttribute('aria-invalid'), 'false');
   // The figures keep the last valid values and say so.
-  assert.equal(
-    await figure(page, 'Time to first token at the server'),
-    '360 ms = 40 ms queue wait + 310 ms prefill + 10 ms emit',
-  );
-  assert.match(await page.locator('.wt-stale').innerText(), /last valid values/);
+  await waitForText(await figure(page, 'Time to first token at the server'), '360 ms = 40 ms queue wait + 310 ms prefill + 10 ms emit');
+  await results(page).getByText(/last valid values/).waitFor();
   await screenshot(page, 'lesson-timeline-error');
 
   const admitted = page.getByLabel('Admitted by the scheduler (server ms)');
@@ -120,30 +110,30 @@ test('an out-of-order or unreadable time shows its error beside the field and ke
   await admitted.fill('40');
   assert.equal(await admitted.getAttribute('aria-invalid'), 'false');
   assert.equal(await admitted.getAttribute('aria-describedby'), null);
-  assert.equal(await page.locator('.wt-stale').count(), 0);
+  await results(page).getByText(/Fix the time marked above/).waitFor({ state: 'detached' });
   assertNoProblems(problems);
   await context.close();
 });
 
 test('the checklist is remembered after a reload', async () => {
   const { page, context, problems } = await openLesson();
-  const boxes = page.locator('.checklist').getByRole('checkbox');
+  const boxes = checklist(page);
   const total = await boxes.count();
   assert.ok(total >= 3, `the checklist has ${total} items`);
   await boxes.nth(0).check();
   await boxes.nth(2).check();
-  assert.equal(await page.locator('.checklist-count').innerText(), `2 of ${total} done`);
+  await waitForText(checklistProgress(page), `2 of ${total} done`);
 
   await page.reload();
   await waitForApp(page);
-  const again = page.locator('.checklist').getByRole('checkbox');
+  const again = checklist(page);
   assert.equal(await again.nth(0).isChecked(), true);
   assert.equal(await again.nth(1).isChecked(), false);
   assert.equal(await again.nth(2).isChecked(), true);
   const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ttft-lab/v1/checklist')));
   assert.equal(stored.version, 1);
   await again.nth(0).uncheck();
-  assert.equal(await page.locator('.checklist-count').innerText(), `1 of ${total} done`);
+  await waitForText(checklistProgress(page), `1 of ${total} done`);
   assertNoProblems(problems);
   await context.close();
 });
@@ -154,14 +144,14 @@ test('damaged saved data is set aside and the learner is told', async () => {
   await page.reload();
   await waitForApp(page);
   const status = page.getByRole('status', { name: 'Saved work' });
-  assert.match(await status.innerText(), /could not be read/);
+  await waitForText(status, /could not be read/);
   const aside = await page.evaluate(() =>
     Object.keys(localStorage).filter((k) => k.startsWith('ttft-lab/v1/checklist/set-aside/')),
   );
   assert.equal(aside.length, 1);
-  assert.equal(await page.locator('.checklist').getByRole('checkbox').nth(0).isChecked(), false);
+  assert.equal(await checklist(page).nth(0).isChecked(), false);
   await status.getByRole('button', { name: 'Dismiss' }).click();
-  assert.equal((await status.innerText()).trim(), '');
+  await waitForText(status, '');
   assertNoProblems(problems);
   await context.close();
 });
@@ -177,15 +167,12 @@ test('a browser that refuses storage still works and says nothing will be kept',
   });
   await page.goto(partUrl(server, 'lesson'));
   await waitForApp(page);
-  assert.match(
-    await page.getByRole('status', { name: 'Saved work' }).innerText(),
-    /not letting the page save anything \(SecurityError/,
-  );
-  const first = page.locator('.checklist').getByRole('checkbox').nth(0);
+  await waitForText(page.getByRole('status', { name: 'Saved work' }), /not letting the page save anything \(SecurityError/);
+  const first = checklist(page).nth(0);
   await first.check();
   assert.equal(await first.isChecked(), true);
   await page.getByLabel('Admitted by the scheduler (server ms)').fill('100');
-  assert.match(await figure(page, 'Time to first token at the server'), /^360 ms = 100 ms queue wait/);
+  await waitForText(await figure(page, 'Time to first token at the server'), /^360 ms = 100 ms queue wait/);
   await screenshot(page, 'lesson-no-storage');
   assertNoProblems(problems);
   await context.close();

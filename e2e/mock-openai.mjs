@@ -77,12 +77,18 @@ function chunk(model, delta, finish = null) {
 }
 
 /**
- * Start the mock. Resolves to `{ origin, baseUrl, state, set, close }`:
+ * Start the mock. Resolves to `{ origin, baseUrl, state, set, until, close }`:
  * `set(name)` switches the behaviour; `state` holds `posts`, `preflights`,
- * `authorizations` and `aborted` (replies the client went away from).
+ * `authorizations` and `aborted` (replies the client went away from);
+ * `until(predicate)` resolves once `predicate(state)` holds, checked each
+ * time the state changes (so a test waits on the event, not a sleep).
  */
 export async function startMock() {
   const state = { behaviour: 'good', posts: 0, preflights: 0, authorizations: [], aborted: 0, bodies: [] };
+  const waiters = new Set();
+  const changed = () => {
+    for (const check of waiters) check();
+  };
   const open = new Set();
   const server = createServer(async (req, res) => {
     open.add(res);
@@ -90,6 +96,7 @@ export async function startMock() {
     const url = new URL(req.url, 'http://x');
     if (req.method === 'OPTIONS') {
       state.preflights += 1;
+      changed();
       if (state.behaviour === 'cors-refused') {
         res.writeHead(403, { 'content-type': 'text/plain' }).end('origin not allowed\n');
       } else {
@@ -104,6 +111,7 @@ export async function startMock() {
     }
     state.posts += 1;
     state.authorizations.push(req.headers.authorization ?? null);
+    changed();
     let raw = '';
     for await (const part of req) raw += part;
     state.bodies.push(raw);
@@ -144,6 +152,7 @@ export async function startMock() {
       if (!res.writableEnded) {
         gone = true;
         state.aborted += 1;
+        changed();
       }
     });
     res.write(': keep-alive\n\n');
@@ -179,6 +188,22 @@ export async function startMock() {
     set(name) {
       if (!BEHAVIOURS.includes(name)) throw new Error(`unknown behaviour ${name}`);
       state.behaviour = name;
+    },
+    until(predicate, { timeout = 10000 } = {}) {
+      return new Promise((ok, no) => {
+        const check = () => {
+          if (!predicate(state)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          ok(state);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          no(new Error(`the mock's state never reached ${predicate} within ${timeout} ms`));
+        }, timeout);
+        waiters.add(check);
+        check();
+      });
     },
     close: () =>
       new Promise((ok) => {

@@ -19,12 +19,14 @@ import { readFile } from 'node:fs/promises';
 import {
   assertNoProblems,
   axeCheck,
+  description,
   launchBrowser,
   newPage,
   partUrl,
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 
 let server;
@@ -52,18 +54,6 @@ async function reload(page) {
   await waitForApp(page);
 }
 
-/** The text of the elements an element's aria-describedby names ('' if none). */
-async function description(locator) {
-  return locator.evaluate((el) =>
-    (el.getAttribute('aria-describedby') || '')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' ')
-      .trim(),
-  );
-}
-
 // ------------------------------------------------------------ trace exercise
 
 const RIGHT = {
@@ -72,6 +62,13 @@ const RIGHT = {
   H3: ['prefill', '97.9', 'trim-history'],
   H4: ['queue wait', '60.6', 'add-capacity'],
 };
+
+/** The trace exercise's form and its results, a region named by its heading. */
+const diagnosis = (page) => page.getByRole('region', { name: 'Your diagnosis' });
+/** How many times the learner has checked ("Checked 2 times."). */
+const attempts = (page) => diagnosis(page).getByText(/^(Not checked yet|Checked once|Checked \d+ times)\.$/);
+/** The revealed answers: a region named "Answers", hidden until revealed. */
+const revealed = (page) => page.getByRole('region', { name: 'Answers', exact: true, includeHidden: true });
 
 async function answerTrace(page, answers) {
   for (const [id, [dominant, share, action]] of Object.entries(answers)) {
@@ -86,8 +83,9 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   await axeCheck(page, { label: 'trace exercise, fresh' });
   const chart = page.getByRole('img', { name: 'Queue wait, prefill and emit of each hint request' });
   assert.equal(await chart.count(), 1, 'the chart is an image with a name');
-  assert.match(await page.locator('.tx-chart figcaption').innerText(), /1,000 ms target/);
-  assert.equal(await page.locator('#tx-reveal').isVisible(), false, 'nothing is revealed before the learner asks');
+  assert.equal(await page.getByRole('figure', { name: /1,000 ms target/ }).count(), 1, 'the chart\'s caption names the target');
+  assert.equal(await revealed(page).count(), 1, 'the answers are on the page');
+  assert.equal(await revealed(page).isVisible(), false, 'nothing is revealed before the learner asks');
 
   await answerTrace(page, {
     ...RIGHT,
@@ -95,11 +93,8 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
     H4: ['prefill', '60.6', 'add-capacity'],
   });
   await page.getByRole('button', { name: 'Check answers' }).click();
-  const status = page.locator('.tx-answers [role="status"]');
-  assert.equal(
-    (await status.innerText()).trim(),
-    "Check 1: 2 of 4 requests fully right; H2's share is wrong, H4's dominant delay is wrong.",
-  );
+  const status = page.getByRole('status', { name: 'Result of your check' });
+  await waitForText(status, "Check 1: 2 of 4 requests fully right; H2's share is wrong, H4's dominant delay is wrong.");
   const h2Share = page.getByLabel('H2: Its share of TTFT (%)');
   assert.equal(await h2Share.getAttribute('aria-invalid'), 'true');
   assert.match(await description(h2Share), /Wrong: Milliseconds, not a share\./);
@@ -118,22 +113,22 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   assert.equal(await h2Share.getAttribute('aria-invalid'), null);
   await h4Dominant.selectOption({ label: 'queue wait' });
   await page.getByRole('button', { name: 'Check answers' }).click();
-  assert.equal((await status.innerText()).trim(), 'Check 2: All 4 requests fully right.');
+  await waitForText(status, 'Check 2: All 4 requests fully right.');
   assert.equal(await h4Dominant.getAttribute('aria-invalid'), null);
-  assert.equal(await page.locator('.tx-answers .attempts').innerText(), 'Checked 2 times.');
+  await waitForText(attempts(page), 'Checked 2 times.');
 
   await reload(page);
   assert.equal(await page.getByLabel('H2: Its share of TTFT (%)').inputValue(), '96.9');
   assert.equal(await page.getByLabel('H4: Dominant delay').inputValue(), 'queue_wait');
   assert.equal(await page.getByLabel('H3: Investigate first').inputValue(), 'trim-history');
-  assert.equal(await page.locator('.tx-answers .attempts').innerText(), 'Checked 2 times.');
+  await waitForText(attempts(page), 'Checked 2 times.');
 
   const reveal = page.getByRole('button', { name: 'Reveal answers' });
   assert.equal(await reveal.getAttribute('aria-expanded'), 'false');
   await reveal.click();
-  const answers = page.locator('#tx-reveal');
-  assert.equal(await answers.isVisible(), true);
-  assert.match(await answers.innerText(), /queue wait, 96\.9% of TTFT/);
+  const answers = revealed(page);
+  await answers.waitFor();
+  await waitForText(answers, /queue wait, 96\.9% of TTFT/);
   assert.doesNotMatch(await answers.innerText(), /\{H\d/, 'every placeholder is filled');
   assert.equal(await page.getByRole('button', { name: 'Hide answers' }).getAttribute('aria-expanded'), 'true');
   await axeCheck(page, { label: 'trace exercise, revealed' });
@@ -142,7 +137,7 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, 'practice-trace-revealed');
   await reload(page);
-  assert.equal(await page.locator('#tx-reveal').isVisible(), true, 'the reveal survives a reload');
+  assert.equal(await revealed(page).isVisible(), true, 'the reveal survives a reload');
 
   // Clearing empties every field on the page at once, selects included
   // (even one the learner has just touched).
@@ -151,8 +146,8 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   assert.equal(await page.getByLabel('H4: Dominant delay').inputValue(), '');
   assert.equal(await page.getByLabel('H3: Investigate first').inputValue(), '');
   assert.equal(await page.getByLabel('H2: Its share of TTFT (%)').inputValue(), '');
-  assert.equal(await page.locator('#tx-reveal').isVisible(), false);
-  assert.equal(await page.locator('.tx-answers .attempts').innerText(), 'Not checked yet.');
+  await waitForText(attempts(page), 'Not checked yet.');
+  assert.equal(await revealed(page).isVisible(), false);
   assertNoProblems(problems);
   await context.close();
 });
@@ -160,7 +155,7 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
 // ------------------------------------------------------------ configuration choice
 
 function workload(page, name) {
-  return page.locator('section.workload', { has: page.getByRole('heading', { name, exact: true }) });
+  return page.getByRole('region', { name, exact: true });
 }
 
 test('configuration choice: a wrong choice gets the core reason, then the right one passes and is kept', async () => {
@@ -171,8 +166,8 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
   await live.getByRole('group', { name: /Does Config A meet/ }).getByLabel('Yes').check();
   await live.getByLabel('Config A: share of first tokens later than 1 s (%)').fill('0.21');
   await page.getByRole('button', { name: 'Check answers for Live interview hints' }).click();
-  const status = live.locator('[role="status"]');
-  assert.match(await status.innerText(), /^Check 1: The choice is wrong; 0 of 4 answers right; evidence: 3 still needed\.$/);
+  const status = live.getByRole('status');
+  await waitForText(status, /^Check 1: The choice is wrong; 0 of 4 answers right; evidence: 3 still needed\.$/);
   const choice = live.getByRole('group', { name: 'Configuration for Live interview hints' });
   assert.match(await description(choice), /A's p95 TTFT is 2,800 ms against the 1,000 ms target/);
   assert.match(await description(live.getByLabel('Config A: share of first tokens later than 1 s (%)')), /this is a fraction/);
@@ -197,7 +192,7 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
     await live.getByLabel(label).check();
   }
   await page.getByRole('button', { name: 'Check answers for Live interview hints' }).click();
-  assert.match(await status.innerText(), /^Check 2: Everything is right/);
+  await waitForText(status, /^Check 2: Everything is right/);
 
   const batch = workload(page, 'Overnight draft explanations');
   await batch.getByLabel('Config B', { exact: true }).check();
@@ -209,19 +204,19 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
   await batch.getByLabel('Quality checks of the 8-bit weights on the platform\'s tasks').check();
   await batch.getByLabel('Cost per run and per token').check();
   await page.getByRole('button', { name: 'Check answers for Overnight draft explanations' }).click();
+  await waitForText(batch.getByRole('status'), /^Check 1: /);
   const secondsA = batch.getByLabel('Time to finish at Config A (seconds)');
   assert.match(await description(secondsA), /Wrong unit: this is the time in minutes/);
   await secondsA.fill('1667');
   await page.getByRole('button', { name: 'Check answers for Overnight draft explanations' }).click();
-  assert.match(await batch.locator('[role="status"]').innerText(), /^Check 2: Everything is right/);
+  await waitForText(batch.getByRole('status'), /^Check 2: Everything is right/);
 
   await reload(page);
   const batchAgain = workload(page, 'Overnight draft explanations');
   assert.equal(await batchAgain.getByLabel('Time to finish at Config A (seconds)').inputValue(), '1667');
   assert.equal(await batchAgain.getByLabel('Cost per run and per token').isChecked(), true);
   await page.getByRole('button', { name: 'Reveal answer for Overnight draft explanations' }).click();
-  const revealed = batchAgain.locator('.reveal');
-  assert.match(await revealed.innerText(), /1,667 s \(4,000,000 ÷ 2,400 = 1,666\.67, rounded to the nearest second\)/);
+  await batchAgain.getByText(/1,667 s \(4,000,000 ÷ 2,400 = 1,666\.67, rounded to the nearest second\)/).waitFor();
   await axeCheck(page, { label: 'configuration choice, revealed' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await axeCheck(page, { label: 'configuration choice, revealed, dark theme' });
@@ -233,41 +228,54 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
 
 // ------------------------------------------------------------ interview
 
+/** The saved scores' table (it is there once a score is saved). */
+const historyTable = (page) => page.getByRole('table', { name: 'Saved scores, newest first' });
+/** Its rows of saved scores, newest first (the heading row left out). */
+const historyRows = (page) => historyTable(page).getByRole('row').filter({ has: page.getByRole('rowheader') });
+/** What the history last did: saved, deleted, imported, refused. */
+const historyStatus = (page) => page.getByRole('status', { name: 'Saved scores status' });
+const NO_SCORES = 'No saved scores yet. Score all five dimensions, then save.';
+/** What the stored interview work holds (answer, hints), as stored. */
+const storedWork = (page) =>
+  page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('ttft-lab/v1/interview/'))?.[1] ?? '');
+
 test('interview: the answer and the hints used survive a reload, and the box refuses input past its limit', async () => {
   const { page, context, problems } = await open('interview');
   await axeCheck(page, { label: 'interview, fresh' });
-  assert.equal(await page.locator('.history-empty').innerText(), 'No saved scores yet. Score all five dimensions, then save.');
+  await page.getByText(NO_SCORES, { exact: true }).waitFor();
   const box = page.getByLabel('Write your answer as you would say it');
   await box.fill('Queue wait runs from arrival to admission; prefill from admission to the first token’s scores.');
-  assert.match(await page.locator('#iq-answer-count').innerText(), /^\d+ \/ 5000 characters$/);
+  assert.match(await description(box), /^\d+ \/ 5000 characters Saved in this browser as you type\.$/);
   await page.getByRole('button', { name: 'Show hint 1 of 5' }).click();
   await page.getByRole('button', { name: 'Show hint 2 of 5' }).click();
-  assert.equal(await page.locator('.hint-count').innerText(), '2 of 5 hints shown.');
-  await page.waitForTimeout(500);
+  const hintsUsed = page.getByRole('status', { name: 'Hints used' });
+  await waitForText(hintsUsed, '2 of 5 hints shown.');
+  // The answer is saved after a pause in typing: wait until it is kept.
+  await page.waitForFunction(() =>
+    Object.entries(localStorage).some(([k, v]) => k.startsWith('ttft-lab/v1/interview/') && v.includes('Queue wait runs from arrival')),
+  );
 
   await reload(page);
   assert.match(await page.getByLabel('Write your answer as you would say it').inputValue(), /^Queue wait runs from arrival/);
-  assert.equal(await page.locator('.hint-count').innerText(), '2 of 5 hints shown.');
+  await waitForText(hintsUsed, '2 of 5 hints shown.');
   assert.equal(await page.getByRole('button', { name: 'Show hint 3 of 5' }).count(), 1);
-  assert.equal(await page.locator('.hints li').count(), 2);
+  assert.equal(await page.getByRole('list', { name: 'Hints shown' }).getByRole('listitem').count(), 2);
 
   // Blur saves at once, without waiting for the pause.
   const again = page.getByLabel('Write your answer as you would say it');
   await again.fill('Short answer, saved on blur.');
   await page.getByRole('button', { name: 'Show hint 3 of 5' }).focus();
-  const stored = await page.evaluate(() =>
-    Object.entries(localStorage).find(([k]) => k.startsWith('ttft-lab/v1/interview/'))?.[1] ?? '',
-  );
-  assert.match(stored, /Short answer, saved on blur\./);
+  assert.match(await storedWork(page), /Short answer, saved on blur\./);
 
   // At the limit, further input is refused and the count says so (emoji count as one character each).
   await again.fill('🙂'.repeat(4990) + 'x'.repeat(20));
   assert.equal([...(await again.inputValue())].length, 5000);
-  assert.match(await page.locator('#iq-answer-count').innerText(), /^5000 \/ 5000 characters: the limit/);
+  assert.match(await description(again), /^5000 \/ 5000 characters: the limit/);
   await page.getByRole('group', { name: 'Latency metrics from the trace' }).scrollIntoViewIfNeeded();
-  await page.locator('details.reference summary').click();
-  assert.equal(await page.locator('details.reference').getAttribute('open'), '');
-  assert.match(await page.locator('details.reference').innerText(), /How this answer scores on the rubric: \d+ of 10/);
+  const rubricLine = page.getByText(/^How this answer scores on the rubric: \d+ of 10/);
+  assert.equal(await rubricLine.isVisible(), false, 'the reference answer starts closed');
+  await page.getByText('Show the reference answer', { exact: true }).click();
+  await rubricLine.waitFor();
   await axeCheck(page, { label: 'interview, answer at its limit, reference open' });
   await screenshot(page, 'practice-interview-answer');
   assertNoProblems(problems);
@@ -291,26 +299,24 @@ async function score(page, values) {
 test('self-score: the readiness rule at its edges, save, export, delete with Undo, import back, refuse a bad file', async () => {
   const { page, context, problems } = await open('interview');
   const save = page.getByRole('button', { name: 'Save score' });
+  const verdict = page.getByRole('status', { name: 'Your total and readiness' });
   await score(page, [0, 2, 2, 2, null]);
   assert.equal(await save.isDisabled(), true, 'saving waits for all five dimensions');
-  assert.match(await page.locator('.score-total').innerText(), /^6 of 10 · Scored 4 of 5 dimensions$/);
+  await verdict.getByText('6 of 10 · Scored 4 of 5 dimensions', { exact: true }).waitFor();
   await score(page, [null, null, null, null, 2]);
-  assert.equal(
-    await page.locator('.score-verdict').innerText(),
-    '8 of 10, but Latency metrics from the trace scored 0, so not yet ready.',
-  );
+  await verdict.getByText('8 of 10, but Latency metrics from the trace scored 0, so not yet ready.', { exact: true }).waitFor();
   await axeCheck(page, { label: 'self-score, 8 with a 0 on the gate' });
   await save.click();
   await score(page, [1, 2, 2, 2, 1]);
-  assert.equal(await page.locator('.score-verdict').innerText(), '8 of 10, with no 0 in Latency metrics from the trace: ready.');
+  await verdict.getByText('8 of 10, with no 0 in Latency metrics from the trace: ready.', { exact: true }).waitFor();
   await save.click();
-  const status = page.locator('.history-status');
-  assert.match(await status.innerText(), /^Saved: 8 of 10, with no 0 in Latency metrics from the trace: ready\./);
-  const rows = page.locator('.history-table tbody tr');
+  const status = historyStatus(page);
+  await waitForText(status, /^Saved: 8 of 10, with no 0 in Latency metrics from the trace: ready\./);
+  const rows = historyRows(page);
   assert.equal(await rows.count(), 2);
-  assert.match(await rows.nth(0).innerText(), /8 of 10\s+ready\s+0\s+0/);
-  assert.match(await rows.nth(1).innerText(), /8 of 10\s+not yet ready/);
-  assert.match(await page.locator('.trend-sentence').innerText(), /^Level at 8 over 2 saved scores\.$/);
+  await waitForText(rows.nth(0), /8 of 10\s+ready\s+0\s+0/);
+  await waitForText(rows.nth(1), /8 of 10\s+not yet ready/);
+  await page.getByText(/^Level at 8 over 2 saved scores\.$/).waitFor();
   await axeCheck(page, { label: 'saved scores' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await axeCheck(page, { label: 'saved scores, dark theme' });
@@ -327,29 +333,30 @@ test('self-score: the readiness rule at its edges, save, export, delete with Und
   const exported = JSON.parse(await readFile(exportedPath, 'utf8'));
   assert.equal(exported.schema_version, 3);
   assert.equal(exported.entries.length, 2);
-  const before = await page.locator('.history-table tbody').innerText();
+  const before = await historyRows(page).allInnerTexts();
 
   // Delete one and undo it.
   await rows.nth(0).getByRole('button', { name: /^Delete the score saved / }).click();
+  await waitForText(status, /Deleted the score saved/);
   assert.equal(await rows.count(), 1);
-  assert.match(await status.innerText(), /Deleted the score saved/);
   await axeCheck(page, { label: 'saved scores, undo on offer' });
   await status.getByRole('button', { name: 'Undo' }).click();
+  await waitForText(status, /Restored 1 score\./);
   assert.equal(await rows.count(), 2);
-  assert.match(await status.innerText(), /Restored 1 score\./);
 
   // Clear everything, then import the export: the same history comes back.
   await page.getByRole('button', { name: 'Delete all scores' }).click();
-  assert.equal(await page.locator('.history-empty').innerText(), 'No saved scores yet. Score all five dimensions, then save.');
+  await page.getByText(NO_SCORES, { exact: true }).waitFor();
+  assert.equal(await historyTable(page).count(), 0, 'no table is left');
   await reload(page);
-  assert.equal(await page.locator('.history-empty').count(), 1, 'the delete holds over a reload');
+  assert.equal(await page.getByText(NO_SCORES, { exact: true }).count(), 1, 'the delete holds over a reload');
+  assert.equal(await historyTable(page).count(), 0, 'the delete holds over a reload');
   await page.getByLabel('Import scores from a JSON file').setInputFiles(exportedPath);
-  await page.locator('.history-table').waitFor();
-  assert.equal(await page.locator('.history-table tbody').innerText(), before);
-  assert.match(await page.locator('.history-status').innerText(), /2 scores new, 0 scores already here/);
+  await waitForText(historyStatus(page), /2 scores new, 0 scores already here/);
+  assert.deepEqual(await historyRows(page).allInnerTexts(), before);
   await page.getByLabel('Import scores from a JSON file').setInputFiles(exportedPath);
-  await page.locator('.history-status', { hasText: '0 scores new, 2 scores already here' }).waitFor();
-  assert.equal(await page.locator('.history-table tbody tr').count(), 2, 'nothing is doubled');
+  await waitForText(historyStatus(page), /0 scores new, 2 scores already here/);
+  assert.equal(await historyRows(page).count(), 2, 'nothing is doubled');
 
   // A bad file is refused with the reason and nothing changes.
   await page.getByLabel('Import scores from a JSON file').setInputFiles({
@@ -357,15 +364,14 @@ test('self-score: the readiness rule at its edges, save, export, delete with Und
     mimeType: 'application/json',
     buffer: Buffer.from('{"schema_version": 9, "entries": []}'),
   });
-  await page.locator('.history-status', { hasText: 'future.json was not imported' }).waitFor();
-  assert.match(await page.locator('.history-status').innerText(), /newer version of this page.*Your saved scores are unchanged\./);
+  await waitForText(historyStatus(page), /future\.json was not imported.*newer version of this page.*Your saved scores are unchanged\./);
   await page.getByLabel('Import scores from a JSON file').setInputFiles({
     name: 'notes.json',
     mimeType: 'application/json',
     buffer: Buffer.from('these are my notes'),
   });
-  await page.locator('.history-status', { hasText: 'notes.json was not imported' }).waitFor();
-  assert.equal(await page.locator('.history-table tbody').innerText(), before);
+  await waitForText(historyStatus(page), /notes\.json was not imported/);
+  assert.deepEqual(await historyRows(page).allInnerTexts(), before);
   await axeCheck(page, { label: 'saved scores, bad import refused' });
   assertNoProblems(problems);
   await context.close();
@@ -378,8 +384,7 @@ test('a score saved in one tab appears in another', async () => {
   await waitForApp(other);
   await score(page, [2, 2, 2, 2, 2]);
   await page.getByRole('button', { name: 'Save score' }).click();
-  await other.locator('.history-table tbody tr').first().waitFor({ timeout: 5000 });
-  assert.match(await other.locator('.history-table tbody tr').first().innerText(), /10 of 10\s+ready/);
+  await waitForText(historyRows(other).first(), /10 of 10\s+ready/);
   assertNoProblems(problems);
   await context.close();
 });
@@ -417,12 +422,20 @@ test('leaving a part and coming back keeps everything live: no lost words, other
   await other.getByRole('button', { name: 'Save score' }).click();
   await other.goto(partUrl(server, 'trace'));
   await waitForApp(other);
+  // This tab hears the other's change while it is still on the lesson: a
+  // listener added now runs after the app's own, in the same event.
+  await page.evaluate(() => {
+    window.heardTrace = false;
+    addEventListener('storage', (e) => {
+      if (e.key?.startsWith('ttft-lab/v1/trace/') && e.newValue?.includes('71')) window.heardTrace = true;
+    });
+  });
   await other.getByLabel('H1: Its share of TTFT (%)').fill('71');
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => window.heardTrace === true, null, { timeout: 10000 });
   await nav.getByRole('link', { name: 'Trace exercise' }).click();
   assert.equal(await page.getByLabel('H1: Its share of TTFT (%)').inputValue(), '71');
   await nav.getByRole('link', { name: 'Interview question' }).click();
-  assert.match(await page.locator('.history-table tbody tr').first().innerText(), /9 of 10\s+ready/);
+  await waitForText(historyRows(page).first(), /9 of 10\s+ready/);
   assertNoProblems(problems);
   await context.close();
 });

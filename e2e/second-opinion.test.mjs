@@ -17,12 +17,14 @@ import { readFile } from 'node:fs/promises';
 import {
   assertNoProblems,
   axeCheck,
+  description,
   launchBrowser,
   newPage,
   partUrl,
   screenshot,
   startServer,
   waitForApp,
+  waitForText,
 } from './support.mjs';
 import { startMock } from './mock-openai.mjs';
 
@@ -101,13 +103,34 @@ async function prepare(page, { remember = false } = {}) {
   await page.getByText('••••7x9Q').waitFor();
 }
 
+/** The request as it will be sent, shown once its summary is opened. */
+const requestPreview = (page) => page.getByLabel('The request as it will be sent');
+const openPreview = (page) => page.getByText('See exactly what will be sent', { exact: true }).click();
+
 async function send(page) {
-  const preview = page.locator('details.so-preview');
-  if ((await preview.getAttribute('open')) === null) await preview.locator('summary').click();
+  if (!(await requestPreview(page).isVisible())) await openPreview(page);
+  await requestPreview(page).waitFor();
   await page.getByRole('button', { name: 'Send for a second opinion' }).click();
 }
 
-const failureText = (page) => page.locator('.so-failure').innerText({ timeout: 15000 });
+/** Where the call stands: waiting, grading, graded or not. */
+const callStatus = (page) => page.getByRole('status', { name: 'Second opinion status' });
+/** Why the call gave no grade (there only when it failed). */
+const failure = (page) => page.getByRole('group', { name: 'Why it was not graded' });
+/** The AI's grade beside the learner's: a region named by its heading. */
+const resultRegion = (page) => page.getByRole('region', { name: "The AI's grade beside yours" });
+/** The comparison's rows, one a dimension. */
+const comparisonRows = (page) =>
+  page
+    .getByRole('table', { name: "Your self-score and the AI's, dimension by dimension" })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader') });
+/** A row's header and data cells, in order. */
+async function cellsOf(row) {
+  return (await row.getByRole('rowheader').or(row.getByRole('cell')).allInnerTexts()).map((t) => t.trim());
+}
+/** How far the reply has come ("42 characters received"). */
+const progress = (page) => page.getByText(/^[1-9]\d* characters received$/);
 
 async function storages(page) {
   return page.evaluate(() => ({
@@ -120,7 +143,7 @@ async function storages(page) {
 async function assertNothingLost(page) {
   assert.equal(await page.getByLabel('Write your answer as you would say it').inputValue(), ANSWER);
   assert.deepEqual(await selfScores(page), SCORES);
-  assert.equal(await page.locator('.so-result').count(), 0, 'no grade is shown');
+  assert.equal(await resultRegion(page).count(), 0, 'no grade is shown');
 }
 
 test('a good grade: nothing is sent before Send, the grade sits beside the self-score, adopt, save, export without the key', async () => {
@@ -131,7 +154,7 @@ test('a good grade: nothing is sent before Send, the grade sits beside the self-
   await axeCheck(page, { label: 'second opinion settings, key entered' });
 
   // The key is masked, kept for the session only, and not in localStorage.
-  assert.equal(await page.locator('#so-key').count(), 0, 'the key field is gone once the key is in');
+  assert.equal(await page.getByLabel(/^API key/).count(), 0, 'the key field is gone once the key is in');
   let kept = await storages(page);
   assert.doesNotMatch(kept.local, /abcdefghijklmnop/);
   assert.match(kept.session, /ttft-lab\/v1\/second-opinion\/key=sk-test-abcdefghijklmnop7x9Q/);
@@ -139,28 +162,28 @@ test('a good grade: nothing is sent before Send, the grade sits beside the self-
   // Nothing is sent yet; Send waits for the request to be opened.
   const sendButton = page.getByRole('button', { name: 'Send for a second opinion' });
   assert.equal(await sendButton.isDisabled(), true);
-  assert.equal(await page.locator('#so-send-note').innerText(), 'Open the request above and read it first.');
-  await page.locator('details.so-preview summary').click();
-  const request = await page.locator('pre.so-request').innerText();
+  assert.equal(await description(sendButton), 'Open the request above and read it first.');
+  assert.equal(await requestPreview(page).isVisible(), false, 'the request starts folded');
+  await openPreview(page);
+  const request = await waitForText(requestPreview(page), /^POST /);
   assert.match(request, new RegExp(`^POST ${mock.baseUrl.replace(/[.]/g, '\\.')}/chat/completions`));
   assert.match(request, /Model: mock-grader-1/);
   assert.ok(request.includes(ANSWER), 'the answer is in the preview');
   assert.match(request, /latency-metrics \(Latency metrics from the trace\)/, 'the rubric is in the preview');
   assert.doesNotMatch(request, /abcdefghijklmnop/, 'the key is not');
-  await page.waitForTimeout(300);
   assert.deepEqual({ posts: mock.state.posts, preflights: mock.state.preflights }, before, 'nothing sent yet');
 
   await sendButton.click();
-  const result = page.locator('.so-result');
+  const result = resultRegion(page);
   await result.waitFor({ timeout: 15000 });
+  // Exactly one call: opening the request sent nothing of its own.
   assert.equal(mock.state.posts, before.posts + 1);
   assert.equal(mock.state.authorizations.at(-1), `Bearer ${KEY}`);
-  assert.match(await page.locator('.so-status').innerText(), /The AI's grade is below/);
+  await waitForText(callStatus(page), /The AI's grade is below/);
 
   // Beside the self-score: the mock scores 2, 1, 2, 1, 0 against the learner's 1, 2, 0, 1, 2.
-  const rows = await result.locator('tbody tr').evaluateAll((trs) =>
-    trs.map((tr) => [...tr.children].slice(0, 4).map((c) => c.textContent.trim())),
-  );
+  const rows = [];
+  for (const row of await comparisonRows(page).all()) rows.push((await cellsOf(row)).slice(0, 4));
   assert.deepEqual(rows, [
     [TITLES[0], '1', '2', '▲ AI higher'],
     [TITLES[1], '2', '1', '▼ AI lower'],
@@ -169,10 +192,10 @@ test('a good grade: nothing is sent before Send, the grade sits beside the self-
     [TITLES[4], '2', '0', '▼ AI lower'],
   ]);
   assert.match(await result.innerText(), /I split TTFT into/, 'the evidence quote is shown');
-  const timings = page.locator('.so-timings');
-  assert.match(await timings.innerText(), /Time to first streamed text \(client-side TTFT\)\s+[\d,.]+ ms/);
-  assert.match(await timings.innerText(), /Gap between chunks, p90\s+[\d,.]+ ms/);
-  assert.match(await timings.innerText(), /no browser can split them/);
+  const timings = page.getByRole('region', { name: 'This grading call, measured in your browser' });
+  await waitForText(timings, /Time to first streamed text \(client-side TTFT\)\s+[\d,.]+ ms/);
+  await waitForText(timings, /Gap between chunks, p90\s+[\d,.]+ ms/);
+  await waitForText(timings, /no browser can split them/);
   assert.deepEqual(await selfScores(page), SCORES, 'nothing changes until the learner adopts');
   await axeCheck(page, { label: 'second opinion result' });
   await screenshot(page, 'second-opinion-result');
@@ -180,17 +203,18 @@ test('a good grade: nothing is sent before Send, the grade sits beside the self-
   // Adopt the AI's score for one dimension: the radio changes and it is announced.
   await page.getByRole('button', { name: `Adopt AI score 2 for ${TITLES[2]}` }).click();
   assert.deepEqual(await selfScores(page), [1, 2, 2, 1, 2]);
-  assert.match(await result.locator('+ p[role="status"]').innerText(), /Adopted the AI's 2 for Changes to test/);
-  assert.match(await result.locator('tbody tr').nth(2).innerText(), /Adopted/);
+  await waitForText(page.getByRole('status', { name: 'Adopted scores' }), /Adopted the AI's 2 for Changes to test/);
+  await waitForText(comparisonRows(page).nth(2), /Adopted/);
 
   await page.getByRole('button', { name: 'Save score' }).click();
-  assert.match(await page.locator('.history-status').innerText(), /^Saved with the AI's second opinion:/);
-  const history = page.locator('.history-table tbody tr').first();
-  assert.match(await history.innerText(), /6 of 10 from mock-grader-1; you: 2 above the AI over 4 dimensions; 1 score adopted/);
-  assert.match(
-    await page.locator('.history-gap').innerText(),
-    /^One saved score has an AI second opinion: you scored yourself 2 above the AI over 4 dimensions\.$/,
-  );
+  await waitForText(page.getByRole('status', { name: 'Saved scores status' }), /^Saved with the AI's second opinion:/);
+  const history = page
+    .getByRole('table', { name: 'Saved scores, newest first' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader') })
+    .first();
+  await waitForText(history, /6 of 10 from mock-grader-1; you: 2 above the AI over 4 dimensions; 1 score adopted/);
+  await page.getByText(/^One saved score has an AI second opinion: you scored yourself 2 above the AI over 4 dimensions\.$/).waitFor();
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -220,7 +244,7 @@ test('"Remember on this device" keeps the key in localStorage, and only then', a
   let kept = await storages(page);
   assert.match(kept.local, /second-opinion\/key=sk-test-abcdefghijklmnop7x9Q/);
   assert.doesNotMatch(kept.session, /abcdefghijklmnop/);
-  assert.match(await page.locator('.so-key-held').innerText(), /remembered on this device/);
+  await page.getByText(/^API key: \S+ \(remembered on this device\)/).waitFor();
   await page.getByLabel('Remember on this device').uncheck();
   kept = await storages(page);
   assert.doesNotMatch(kept.local, /abcdefghijklmnop/, 'unticking moves it back to the session');
@@ -246,7 +270,7 @@ for (const [behaviour, message] of FAILURES) {
     const { page, context, problems } = await open();
     await prepare(page);
     await send(page);
-    assert.match(await failureText(page), message);
+    await waitForText(failure(page), message);
     await assertNothingLost(page);
     if (behaviour === 'unauthorized') await axeCheck(page, { label: 'second opinion, refused key' });
     if (behaviour === 'score3') await screenshot(page, 'second-opinion-bad-reply');
@@ -268,9 +292,9 @@ test('a stalled stream is stopped with a message, nothing lost', async () => {
   const { page, context, problems } = await open({ clock: true });
   await prepare(page);
   await send(page);
-  await page.locator('.so-progress').getByText(/^[1-9]\d* characters received$/).waitFor();
+  await progress(page).waitFor();
   await page.clock.fastForward(21_000);
-  assert.match(await failureText(page), /nothing arrived for 20 s, so the call was stopped/);
+  await waitForText(failure(page), /nothing arrived for 20 s, so the call was stopped/);
   await assertNothingLost(page);
   assertNoProblems(problems, { allow: allowMock(/request failed: .*chat\/completions \(net::ERR_ABORTED\)/) });
   await context.close();
@@ -282,12 +306,12 @@ test('Cancel aborts the request itself, nothing lost', async () => {
   const { page, context, problems } = await open();
   await prepare(page);
   await send(page);
-  await page.locator('.so-progress').getByText(/^[1-9]\d* characters received$/).waitFor();
-  assert.match(await page.locator('.so-status').innerText(), /^Grading…/);
+  await progress(page).waitFor();
+  await waitForText(callStatus(page), /^Grading…/);
   await page.getByRole('button', { name: 'Cancel' }).click();
-  assert.match(await failureText(page), /You cancelled the grading call; nothing was scored\./);
+  await waitForText(failure(page), /You cancelled the grading call; nothing was scored\./);
   await assertNothingLost(page);
-  for (let i = 0; i < 50 && mock.state.aborted === abortedBefore; i += 1) await page.waitForTimeout(100);
+  await mock.until((s) => s.aborted > abortedBefore).catch(() => {});
   assert.equal(mock.state.aborted, abortedBefore + 1, 'the server saw the client go away');
   assert.equal(await page.getByRole('button', { name: 'Cancel' }).count(), 0);
   assertNoProblems(problems, { allow: allowMock(/request failed: .*chat\/completions \(net::ERR_ABORTED\)/) });

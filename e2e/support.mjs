@@ -4,6 +4,13 @@
 //! as broken (console errors, uncaught exceptions, failed or cross-origin
 //! requests), runs the axe accessibility scan and takes screenshots.
 //!
+//! The test files find controls and read results the way assistive
+//! technology does: by role and accessible name (a named `status`, a table
+//! named by its caption, a section named by its heading), and wait on what
+//! the page says (`waitForText`), never on a CSS class or a fixed sleep. A
+//! result a test cannot name that way gets a name in its component: that is
+//! an accessibility fix, not a test hook.
+//!
 //! Deliberately absent: any SPA fallback or rewrite in the server (a missing
 //! file is a 404, exactly like the cheapest static host), any knowledge of
 //! the app's labels or storage keys (those belong in the test files), and
@@ -233,4 +240,79 @@ export async function waitForApp(page, { timeout = 20000 } = {}) {
 export function partUrl(server, part, hash = '') {
   const query = part ? `?part=${encodeURIComponent(part)}` : '';
   return `${server.url}${query}${hash ? `#${hash}` : ''}`;
+}
+
+/**
+ * Wait until `locator` (one element) reads `expected`, then return what it
+ * reads. A string must equal the element's whole text (trimmed); a RegExp
+ * must match it. The text is the element's `innerText`, as a learner sees
+ * it (hidden children left out, table cells apart), checked each time the
+ * document changes: no fixed sleep, and no in-page timer, so it also works
+ * while a test has stopped the page's clock. If the element is replaced
+ * (a part re-renders), the locator is resolved again. Fails after
+ * `timeout` ms with the text last seen, so a broken behaviour still fails.
+ */
+export async function waitForText(locator, expected, { timeout = 15000 } = {}) {
+  const want = typeof expected === 'string' ? { exact: expected } : { source: expected.source, flags: expected.flags };
+  const deadline = Date.now() + timeout;
+  let last = '(the element never appeared)';
+  while (Date.now() < deadline) {
+    const left = deadline - Date.now();
+    let timer;
+    const gaveUp = new Promise((ok) => {
+      timer = setTimeout(() => ok({ state: 'timeout' }), left);
+    });
+    const seen = locator
+      .evaluate(
+        (el, want) =>
+          new Promise((ok) => {
+            const test = (t) => ('exact' in want ? t.trim() === want.exact : new RegExp(want.source, want.flags).test(t));
+            let text = '';
+            const look = () => {
+              if (!el.isConnected) return { state: 'replaced', text };
+              text = el.innerText;
+              return test(text) ? { state: 'matched', text } : null;
+            };
+            const now = look();
+            if (now) {
+              ok(now);
+              return;
+            }
+            const watch = new MutationObserver(() => {
+              const then = look();
+              if (then) {
+                watch.disconnect();
+                ok(then);
+              }
+            });
+            watch.observe(el.ownerDocument, { subtree: true, childList: true, characterData: true, attributes: true });
+          }),
+        want,
+        { timeout: left },
+      )
+      .catch((err) => ({ state: 'error', err }));
+    const result = await Promise.race([seen, gaveUp]);
+    clearTimeout(timer);
+    if (result.state === 'matched') return result.text;
+    if (result.state === 'error' && !/Timeout|detached|destroyed|navigat/i.test(result.err.message)) throw result.err;
+    if (result.text !== undefined) last = result.text;
+    if (result.state === 'timeout') break;
+  }
+  last = await locator.innerText({ timeout: 1000 }).catch(() => last);
+  assert.fail(`${locator} should read ${expected instanceof RegExp ? expected : JSON.stringify(expected)} within ${timeout} ms; it reads ${JSON.stringify(last)}`);
+}
+
+/**
+ * The accessible description of the element `locator` finds: the text of
+ * the elements its aria-describedby names, joined by spaces ('' if none).
+ */
+export async function description(locator) {
+  return locator.evaluate((el) =>
+    (el.getAttribute('aria-describedby') || '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => el.ownerDocument.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );
 }

@@ -59,8 +59,8 @@ pub fn CompletionChecklist(
         .collect_view();
     view! {
         <div class="checklist">
-            <ul class="checklist-items">{rows}</ul>
-            <p class="checklist-count">{move || format!("{} of {} done", done(), total)}</p>
+            <ul class="checklist-items" aria-label="Completion checklist">{rows}</ul>
+            <p class="checklist-count" role="status" aria-live="polite" aria-label="Checklist progress">{move || format!("{} of {} done", done(), total)}</p>
         </div>
     }
     .into_any()

@@ -95,7 +95,7 @@ pub fn WorkedTimelineWidget(
                 })}
                 {move || last_good.get().map(|f| figures(&f, all_valid()))}
             </section>
-            <p class="visually-hidden" role="status" aria-live="polite">{announcement}</p>
+            <p class="visually-hidden" role="status" aria-live="polite" aria-label="Worked timeline result">{announcement}</p>
         </div>
     }
 }

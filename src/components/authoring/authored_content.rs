@@ -179,7 +179,7 @@ fn refused_view(from: &str, kind: AuthoredKind, problems: &[ContentProblem], use
                     )}
                 </p>
             </div>
-            <ul class="problem-list">{items}</ul>
+            <ul class="problem-list" aria-label="Problems in the file">{items}</ul>
             <div class="practice-actions">
                 <button type="button" class="primary" on:click=move |_| use_built_in.set(true)>
                     {format!("Open the built-in {}", kind.noun())}

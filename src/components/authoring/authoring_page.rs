@@ -350,8 +350,8 @@ pub fn AuthoringPage(
                     prop:value=move || text.get()
                     on:input=on_input
                 ></textarea>
-                <p id="author-status" class="author-status" role="status" aria-live="polite">{status}</p>
-                <ul id="author-problems" class="problem-list">
+                <p id="author-status" class="author-status" role="status" aria-live="polite" aria-label="Check of the file">{status}</p>
+                <ul id="author-problems" class="problem-list" aria-label="Problems in the file">
                     {move || problems().iter().map(problem_item).collect_view()}
                 </ul>
             </div>

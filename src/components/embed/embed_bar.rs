@@ -45,7 +45,7 @@ pub fn EmbedBar(
         view! {
             <div class="notice notice-warning embed-problems">
                 <p>"This embed address has problems; the options concerned are left out:"</p>
-                <ul>{items}</ul>
+                <ul aria-label="Problems with this embed address">{items}</ul>
             </div>
         }
     });

@@ -180,7 +180,7 @@ pub fn EmbedPanel(
                 <textarea id="embed-snippet" class="embed-snippet" readonly rows="4" node_ref=area prop:value=snippet></textarea>
                 <div class="practice-actions">
                     <button type="button" on:click=on_copy>"Copy"</button>
-                    <span class="embed-copied" role="status" aria-live="polite">{move || announce.get()}</span>
+                    <span class="embed-copied" role="status" aria-live="polite" aria-label="Copy result">{move || announce.get()}</span>
                 </div>
                 <p>
                     "If your page does not already load H5P's resizer script, add this line once, anywhere on it, \

@@ -214,8 +214,8 @@ pub fn ImportSummary(
     view! {
         <section class="import-summary" aria-labelledby="import-summary-title">
             <h2 id="import-summary-title">"The whole trace"</h2>
-            <div class="reading">
-                <h3>"Reading"</h3>
+            <div class="reading" role="group" aria-labelledby="import-reading-title">
+                <h3 id="import-reading-title">"Reading"</h3>
                 {reading}
             </div>
             <h3>"Percentiles"</h3>

@@ -271,7 +271,7 @@ pub fn ScoreHistory(
 
     view! {
         <div class="score-history">
-            <div class="history-status" role="status" aria-live="polite">
+            <div class="history-status" role="status" aria-live="polite" aria-label="Saved scores status">
                 {move || {
                     let line = status.line.get();
                     (!line.text.is_empty()).then(|| {

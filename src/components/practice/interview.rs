@@ -233,8 +233,8 @@ fn hints(all: Vec<String>, work: Stored<InterviewWork>) -> impl IntoView {
         n => format!("{n} of {total} hints shown."),
     };
     view! {
-        <p class="hint-count" role="status" aria-live="polite">{count}</p>
-        <ol class="hints" id="iq-hint-list">{items}</ol>
+        <p class="hint-count" role="status" aria-live="polite" aria-label="Hints used">{count}</p>
+        <ol class="hints" id="iq-hint-list" aria-label="Hints shown">{items}</ol>
         {move || {
             (shown() < total)
                 .then(|| {

@@ -104,7 +104,7 @@ pub fn SelfScore(
             </p>
             <form class="score-form" on:submit=|ev| ev.prevent_default()>
                 {groups}
-                <div class=verdict_class role="status" aria-live="polite">
+                <div class=verdict_class role="status" aria-live="polite" aria-label="Your total and readiness">
                     <p class="score-total">{move || readiness.with(|r| r.progress())}</p>
                     <p class="score-verdict">{move || readiness.with(|r| format!("{r}."))}</p>
                 </div>

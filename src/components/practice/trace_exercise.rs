@@ -295,7 +295,7 @@ pub fn TraceExercisePage(
                         <span class="attempts">{attempts_text}</span>
                     </div>
                 </form>
-                <p class="practice-status" role="status" aria-live="polite">{summary}</p>
+                <p class="practice-status" role="status" aria-live="polite" aria-label="Result of your check">{summary}</p>
             </section>
             <section id="tx-reveal" class="reveal" aria-labelledby="tx-reveal-title" hidden=move || !revealed()>
                 <h2 id="tx-reveal-title">"Answers"</h2>

@@ -148,6 +148,6 @@ pub fn Comparison(
     };
     view! {
         {table}
-        <p class="note-small" role="status" aria-live="polite">{move || said.get()}</p>
+        <p class="note-small" role="status" aria-live="polite" aria-label="Adopted scores">{move || said.get()}</p>
     }
 }

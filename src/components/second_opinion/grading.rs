@@ -224,7 +224,7 @@ pub fn GradingCall(
     };
     let failure = move || match phase.get() {
         Phase::Failed { message, problems } => Some(view! {
-            <div class="verdict verdict-wrong so-failure">
+            <div class="verdict verdict-wrong so-failure" role="group" aria-label="Why it was not graded">
                 <p><strong>"Not graded. "</strong>{message}</p>
                 {(!problems.is_empty()).then(|| view! {
                     <ul class="so-problems">{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
@@ -271,7 +271,7 @@ pub fn GradingCall(
                 })}
             </p>
             <p id="so-send-note" class="note-small">{move || blocker().unwrap_or_default()}</p>
-            <p class="so-status" role="status" aria-live="polite">{status}</p>
+            <p class="so-status" role="status" aria-live="polite" aria-label="Second opinion status">{status}</p>
             <p class="so-progress note-small">{progress}</p>
             {failure}
             {timings}
