@@ -20,8 +20,9 @@ use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use ttft_core::exercises::number::NumberError;
 use ttft_core::exercises::trace_exercise::{
-    check_trace, DominantChoice, LearnerAnswer, Misconception, NumberError, Reveal, ShareEntry, TraceCheck, Verdict,
+    check_trace, DominantChoice, LearnerAnswer, Misconception, Reveal, ShareEntry, TraceCheck, Verdict,
 };
 use ttft_core::content::{CauseClass, TraceExercise, TraceRow};
 use ttft_latency::split::format_tenths;
