@@ -6,7 +6,7 @@
 //! is read chunk by chunk through the response's `ReadableStream` reader and
 //! each chunk is handed to the caller with the instant it arrived
 //! (`performance.now()`, the page's monotonic clock), so the caller can
-//! feed `ttft_core::second_opinion::GradingStream` and time the call.
+//! feed `ttft_core::second_opinion::stream::GradingStream` and time the call.
 //!
 //! Cancelling, a timeout and a stall all go through one [`Abort`]: it
 //! records why, then aborts the `AbortController`, which makes the pending
@@ -18,7 +18,7 @@
 use js_sys::{Promise, Uint8Array};
 use std::cell::RefCell;
 use std::rc::Rc;
-use ttft_core::second_opinion::CallFailure;
+use ttft_core::second_opinion::failures::CallFailure;
 use ttft_core::second_opinion::provider::ApiKey;
 use ttft_latency::time::Micros;
 use wasm_bindgen::{JsCast, JsValue};

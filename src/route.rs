@@ -9,7 +9,7 @@
 //! page (`?part=author`, linked from the footer).
 
 use std::fmt;
-use ttft_core::embed::EmbedPart;
+use ttft_core::embed::query::EmbedPart;
 
 /// A part of the course, each a page of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -6,7 +6,9 @@
 //! and content source.
 #![no_main]
 
-use ttft_core::embed::{embed_url, parse_query, read_height_message, EmbedPart, SnippetRequest};
+use ttft_core::embed::height::read_height_message;
+use ttft_core::embed::query::{parse_query, EmbedPart};
+use ttft_core::embed::snippet::{embed_url, SnippetRequest};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

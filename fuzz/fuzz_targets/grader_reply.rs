@@ -5,7 +5,7 @@
 #![no_main]
 
 use ttft_core::content::{Dimension, Rubric};
-use ttft_core::second_opinion::parse_reply;
+use ttft_core::second_opinion::reply::parse_reply;
 
 fn rubric() -> Rubric {
     let dim = |id: &str| Dimension { id: id.into(), title: id.into(), levels: ["no".into(), "partly".into(), "yes".into()] };

@@ -7,7 +7,8 @@
 //! the parser accepts; a panic anywhere is a finding. This file depends only
 //! on `ttft_core`, `ttft_latency` and `serde_json`, which the core's tests also have.
 
-use ttft_core::exercises::trace_exercise::{check_share, expect, parse_quantity, Context};
+use ttft_core::exercises::trace_exercise::{check_share, expect, Context};
+use ttft_core::exercises::number::parse_quantity;
 use ttft_core::exercises::config_choice::{check_config, check_seconds, check_total};
 use ttft_core::content::Course;
 use ttft_core::history::{merge, parse};

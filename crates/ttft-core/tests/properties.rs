@@ -9,7 +9,8 @@
 //! monotone) are in `ttft-latency`'s tests.
 
 use proptest::prelude::*;
-use ttft_core::exercises::trace_exercise::{check_trace, parse_quantity, DominantChoice, LearnerAnswer, ShareEntry};
+use ttft_core::exercises::trace_exercise::{check_trace, DominantChoice, LearnerAnswer, ShareEntry};
+use ttft_core::exercises::number::parse_quantity;
 use ttft_core::content::{Action, CauseClass, RowAnswer, TraceExercise, TraceRow};
 use ttft_core::history;
 use ttft_latency::split::format_tenths;

@@ -9,7 +9,10 @@
 
 use serde_json::{json, Value};
 use ttft_core::content::{Interview, Rubric};
-use ttft_core::second_opinion::{build_request, compare, parse_reply, preview, question_text, Difference, GradingStream, ReplyProblem};
+use ttft_core::second_opinion::comparison::{compare, Difference};
+use ttft_core::second_opinion::reply::{parse_reply, ReplyProblem};
+use ttft_core::second_opinion::request::{build_request, preview, question_text};
+use ttft_core::second_opinion::stream::GradingStream;
 use ttft_core::second_opinion::provider::{resolve, ApiKey, EndpointSettings};
 use ttft_core::rubric::RubricScore;
 use ttft_latency::Micros;

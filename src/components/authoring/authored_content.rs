@@ -25,7 +25,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::authoring::{load_from_url, parse_authored, AuthoredExercise, FILE_PATH};
 use ttft_core::content::{ConfigExercise, Course, TraceExercise};
-use ttft_core::embed::ContentSource;
+use ttft_core::embed::query::ContentSource;
 use ttft_core::content::validate::ContentProblem;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use ttft_core::authoring::{encode_for_url, parse_authored, AuthoredExercise, MAX_FILE_BYTES, FILE_PATH};
 use ttft_core::content::Course;
-use ttft_core::embed::{parse_query, percent_encode, ContentSource};
+use ttft_core::embed::query::{parse_query, percent_encode, ContentSource};
 use ttft_latency::time::group_thousands;
 use ttft_core::content::validate::ContentProblem;
 

@@ -10,7 +10,7 @@
 use crate::components::embed::Embedding;
 use crate::route::CoursePart;
 use leptos::prelude::*;
-use ttft_core::embed::{percent_encode, ContentSource};
+use ttft_core::embed::query::{percent_encode, ContentSource};
 
 /// The full page's address for `part`, keeping the authored content (but
 /// not `embed` or the origins, which only matter inside a host page).

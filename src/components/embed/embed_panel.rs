@@ -1,7 +1,7 @@
 //! "Embed this part": the disclosure under every part (outside embed mode)
 //! that gives an instructor the iframe snippet to paste into a course page.
 //!
-//! The snippet comes from the core (`ttft_core::embed::iframe_snippet`:
+//! The snippet comes from the core (`ttft_core::embed::snippet::iframe_snippet`:
 //! escaped, with a `title`, lazy loading and no `sandbox`) and is shown as
 //! text in a read-only box with a Copy button (the Clipboard API, or, where
 //! that is refused, the text selected for the instructor to copy; either
@@ -17,10 +17,9 @@
 
 use leptos::html::Textarea;
 use leptos::prelude::*;
-use ttft_core::embed::{
-    iframe_snippet, parse_origin, resizer_script_tag, ContentSource, EmbedPart, Origin, OriginError, SnippetRequest,
-    STORAGE_NOTE,
-};
+use ttft_core::embed::origin::{parse_origin, Origin, OriginError};
+use ttft_core::embed::query::{ContentSource, EmbedPart};
+use ttft_core::embed::snippet::{iframe_snippet, resizer_script_tag, SnippetRequest, STORAGE_NOTE};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The height the snippet starts at, before the page's first height message.

@@ -31,7 +31,8 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use ttft_core::embed::{own_height_message, ChildAction, H5pChild, Origin};
+use ttft_core::embed::height::{own_height_message, ChildAction, H5pChild};
+use ttft_core::embed::origin::Origin;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
@@ -130,7 +131,7 @@ pub fn start_height_reporter(origins: &[Origin]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ttft_core::embed::parse_origin;
+    use ttft_core::embed::origin::parse_origin;
 
     fn check(origins: &[&str], expected: &[&str]) {
         let parsed: Vec<Origin> = origins.iter().filter_map(|o| parse_origin(o).ok()).collect();

@@ -1,7 +1,7 @@
 //! Embedding ttft-lab in another site: the app's half of it.
 //!
 //! The page's query string is read once, at start, by the core
-//! (`ttft_core::embed::parse_query`) into an [`Embedding`] that every part
+//! (`ttft_core::embed::query::parse_query`) into an [`Embedding`] that every part
 //! can read from context. With `embed=1` the shell drops the site's header
 //! and navigation and shows [`embed_bar::EmbedBar`] instead;
 //! [`height_reporter`] tells the parent page the content's height in both
@@ -20,7 +20,7 @@ pub mod height_reporter;
 pub mod results;
 
 use std::sync::Arc;
-use ttft_core::embed::{parse_query, EmbedError, EmbedOptions, EmbedQuery};
+use ttft_core::embed::query::{parse_query, EmbedError, EmbedOptions, EmbedQuery};
 
 /// How the page was opened, read from the address once at start.
 #[derive(Clone, Debug, Default)]

@@ -88,7 +88,7 @@ pub fn InterviewPage(
     let score_part = match rubric {
         Some(rubric) => {
             let step = {
-                let (rubric, question, work) = (rubric.clone(), ttft_core::second_opinion::question_text(&interview), work.clone());
+                let (rubric, question, work) = (rubric.clone(), ttft_core::second_opinion::request::question_text(&interview), work.clone());
                 ViewFn::from(move || {
                     view! {
                         <SecondOpinionStep rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />

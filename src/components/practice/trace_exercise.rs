@@ -22,8 +22,9 @@ use crate::learner_state::trace_work::TraceWork;
 use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
+use ttft_core::exercises::number::NumberError;
 use ttft_core::exercises::trace_exercise::{
-    check_trace, DominantChoice, LearnerAnswer, Misconception, NumberError, Reveal, ShareEntry, TraceCheck, Verdict,
+    check_trace, DominantChoice, LearnerAnswer, Misconception, Reveal, ShareEntry, TraceCheck, Verdict,
 };
 use ttft_core::content::{CauseClass, TraceExercise, TraceRow};
 use ttft_latency::split::format_tenths;

@@ -2,7 +2,7 @@
 //! dimension: both scores, the difference as a symbol and a word (never
 //! colour alone), the AI's quoted evidence and feedback, and "Adopt AI
 //! score" per dimension, which sets the self-score's radio through
-//! `ttft_core::second_opinion::adopt` and is announced.
+//! `ttft_core::second_opinion::comparison::adopt` and is announced.
 //!
 //! Rows and differences come from `grader::compare` on every render, so a
 //! change of the learner's own radio shows at once. What it deliberately
@@ -15,7 +15,7 @@ use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::content::Rubric;
-use ttft_core::second_opinion::{adopt, compare, Difference};
+use ttft_core::second_opinion::comparison::{adopt, compare, Difference};
 
 /// A symbol that goes with the difference's word.
 fn symbol(d: Difference) -> &'static str {

@@ -4,7 +4,7 @@
 //! time limits, and every failure as a plain message.
 //!
 //! Nothing is sent before the learner presses Send. The body sent is built
-//! by `ttft_core::second_opinion::build_request` from the same inputs as the
+//! by `ttft_core::second_opinion::request::build_request` from the same inputs as the
 //! preview, so what was read is what goes. Each chunk goes into a
 //! `GradingStream` with its arrival instant; a timer checks twice a second
 //! for the overall limit and for a stall, and stops the call through
@@ -29,7 +29,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Duration;
 use ttft_core::content::Rubric;
-use ttft_core::second_opinion::{build_request, parse_reply, preview, CallFailure, GradingStream};
+use ttft_core::second_opinion::failures::CallFailure;
+use ttft_core::second_opinion::reply::parse_reply;
+use ttft_core::second_opinion::request::{build_request, preview};
+use ttft_core::second_opinion::stream::GradingStream;
 use ttft_latency::time::Micros;
 
 /// The whole call may take this long.

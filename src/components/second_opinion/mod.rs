@@ -24,7 +24,8 @@ use leptos::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use ttft_core::content::Rubric;
-use ttft_core::second_opinion::{AiGrade, ClientTiming};
+use ttft_core::second_opinion::reply::AiGrade;
+use ttft_core::second_opinion::stream::ClientTiming;
 use ttft_core::history::SecondOpinion;
 use ttft_core::rubric::RubricScore;
 

@@ -3,12 +3,12 @@
 //! p90 and max, end-to-end) in a small table, with the core's note on which
 //! clock that is in the course's terms.
 //!
-//! Every figure comes from `ttft_core::second_opinion::ClientTiming`; this file
+//! Every figure comes from `ttft_core::second_opinion::stream::ClientTiming`; this file
 //! only formats them. What it deliberately does not do: any arithmetic, or
 //! pretend the browser can split queue, prefill and network.
 
 use leptos::prelude::*;
-use ttft_core::second_opinion::{ClientTiming, CLIENT_CLOCK_NOTE};
+use ttft_core::second_opinion::stream::{ClientTiming, CLIENT_CLOCK_NOTE};
 use ttft_latency::time::Micros;
 
 /// The timings table and the clock note.

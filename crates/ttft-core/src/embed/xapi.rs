@@ -105,7 +105,7 @@ impl ActivityBase {
 
     /// The activity id for `exercise_id` (percent-encoded where needed).
     pub fn activity_id(&self, exercise_id: &str) -> String {
-        format!("{}{}", self.0, crate::embed::percent_encode(exercise_id))
+        format!("{}{}", self.0, crate::embed::query::percent_encode(exercise_id))
     }
 }
 

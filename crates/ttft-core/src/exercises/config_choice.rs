@@ -15,7 +15,7 @@
 //! states that (`answer.choice` and its conditions), and `validate` checks
 //! the stated choice against this arithmetic. It does not render anything.
 
-use crate::exercises::trace_exercise::{parse_quantity, NumberError, Unit};
+use crate::exercises::number::{parse_quantity, NumberError, Unit};
 use crate::content::{ConfigExercise, EvidenceOption, QualityStatus, ServingConfig, Workload, WorkloadNeed};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::{group_thousands, Micros};

@@ -1,7 +1,9 @@
 //! The course's two exercises, one module each: the trace exercise (which
 //! part of TTFT dominates, its share, what to investigate) and the
 //! configuration choice (which serving configuration fits each workload).
-//! Each checks a learner's answer against the content and returns verdicts.
+//! Each checks a learner's answer against the content and returns verdicts;
+//! both read the numbers a learner types with `number`.
 
 pub mod config_choice;
+pub mod number;
 pub mod trace_exercise;

@@ -1,0 +1,362 @@
+//! The embedded page's query string: the part to show (`?part=`), `embed=1`,
+//! the allow-listed parent origins, and authored content (`content=` or
+//! `src=`), read leniently with each problem a typed [`EmbedError`].
+
+use crate::embed::origin::{parse_origin, Origin, OriginError};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A part of the course that can be shown alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmbedPart {
+    Lesson,
+    /// The lesson's worked timeline alone: the editable example request
+    /// with its figures, chart and data table.
+    Timeline,
+    Trace,
+    Choice,
+    Interview,
+    Import,
+}
+
+impl EmbedPart {
+    /// Every part, in the site's order.
+    pub const ALL: [EmbedPart; 6] =
+        [EmbedPart::Lesson, EmbedPart::Timeline, EmbedPart::Trace, EmbedPart::Choice, EmbedPart::Interview, EmbedPart::Import];
+
+    /// The value of `?part=`, as the app's router spells it.
+    pub fn id(self) -> &'static str {
+        match self {
+            EmbedPart::Lesson => "lesson",
+            EmbedPart::Timeline => "timeline",
+            EmbedPart::Trace => "trace",
+            EmbedPart::Choice => "choice",
+            EmbedPart::Interview => "interview",
+            EmbedPart::Import => "import",
+        }
+    }
+
+    /// What the iframe's `title` says, for screen-reader users.
+    pub fn title(self) -> &'static str {
+        match self {
+            EmbedPart::Lesson => "ttft-lab lesson: diagnosing a slow first token",
+            EmbedPart::Timeline => "ttft-lab worked timeline: split one request's time to first token",
+            EmbedPart::Trace => "ttft-lab exercise: find the dominant delay in a trace",
+            EmbedPart::Choice => "ttft-lab exercise: choose a serving configuration",
+            EmbedPart::Interview => "ttft-lab interview question with self-score",
+            EmbedPart::Import => "ttft-lab: split your own trace",
+        }
+    }
+
+    /// The part with this `?part=` value.
+    pub fn from_id(id: &str) -> Option<EmbedPart> {
+        EmbedPart::ALL.into_iter().find(|p| p.id() == id)
+    }
+}
+
+/// Where authored content comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ContentSource {
+    /// `content=`: the authored file, base64url-encoded in the URL (decode
+    /// with `authoring::decode_from_url`).
+    Inline { encoded: String },
+    /// `src=`: a path on this site, relative to the page.
+    Path { path: String },
+}
+
+/// A problem in the query string. The option it concerns is left out; the
+/// rest of the page still works.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum EmbedError {
+    /// `part=` names no part.
+    UnknownPart { part: String },
+    /// An `origin=` entry was refused.
+    Origin { error: OriginError },
+    /// `src=` is not a same-origin relative path to a `.json` file.
+    BadSource { src: String },
+    /// Both `content=` and `src=` were given.
+    BothSources,
+    /// `content=` holds characters base64url does not use.
+    BadContent,
+    /// `embed=` is not `1`, `0`, `true` or `false`.
+    BadEmbedFlag { value: String },
+    /// `%` not followed by two hex digits, or the result not UTF-8.
+    BadEscape { key: String },
+}
+
+impl fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmbedError::UnknownPart { part } => write!(f, "part=\"{part}\" is not a part of ttft-lab; showing the lesson"),
+            EmbedError::Origin { error } => write!(f, "origin: {error}"),
+            EmbedError::BadSource { src } => write!(
+                f,
+                "src=\"{src}\" must be a path on this site ending in .json, such as exercises/week3.json"
+            ),
+            EmbedError::BothSources => f.write_str("give content= or src=, not both; neither was loaded"),
+            EmbedError::BadContent => f.write_str("content= holds characters that base64url does not use"),
+            EmbedError::BadEmbedFlag { value } => write!(f, "embed=\"{value}\" should be 1 or 0"),
+            EmbedError::BadEscape { key } => write!(f, "{key}= holds a broken %-escape"),
+        }
+    }
+}
+
+impl std::error::Error for EmbedError {}
+
+/// What the query string asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmbedOptions {
+    /// The part to show; `None` when not given (the app shows the lesson).
+    pub part: Option<EmbedPart>,
+    /// `embed=1`: no site navigation, height messages on.
+    pub embed: bool,
+    /// Parent origins allowed to receive result statements, in order, no
+    /// repeats. Empty: no statement is posted.
+    pub origins: Vec<Origin>,
+    /// Authored content to load instead of the built-in exercise.
+    pub content: Option<ContentSource>,
+}
+
+impl EmbedOptions {
+    /// The origins to post a statement to: each allowed origin (the browser
+    /// delivers only to the one the parent has), or none when embedded
+    /// without an allow-list or not embedded at all.
+    pub fn statement_targets(&self) -> &[Origin] {
+        if self.embed {
+            &self.origins
+        } else {
+            &[]
+        }
+    }
+
+    /// True when `origin` (as a browser reports `event.origin`) is allowed.
+    pub fn allows(&self, origin: &str) -> bool {
+        self.origins.iter().any(|o| o.as_str() == origin)
+    }
+}
+
+/// The query string read, with every problem found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmbedQuery {
+    pub options: EmbedOptions,
+    pub problems: Vec<EmbedError>,
+}
+
+/// Decodes `%XX` escapes and `+` (a space in query strings).
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3)?;
+                let s = std::str::from_utf8(hex).ok()?;
+                out.push(u8::from_str_radix(s, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Encodes a query value: unreserved characters stay, everything else is
+/// `%XX`.
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// True for a path on this site: relative, no `..`, no scheme or `//`, only
+/// plain path characters, ending in `.json`.
+fn is_same_origin_json_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.len() <= 512
+        && !path.starts_with('/')
+        && path.ends_with(".json")
+        && path.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/' | b'~'))
+        && path.split('/').all(|seg| !seg.is_empty() && seg != ".." && seg != ".")
+}
+
+/// Reads the page's query string (with or without the leading `?`).
+/// Unknown keys are ignored (the app has its own, such as `#` anchors).
+pub fn parse_query(query: &str) -> EmbedQuery {
+    let mut q = EmbedQuery::default();
+    let mut content = None;
+    let mut src = None;
+    for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        let Some(value) = percent_decode(raw) else {
+            q.problems.push(EmbedError::BadEscape { key: key.chars().take(40).collect() });
+            continue;
+        };
+        match key {
+            "part" => match EmbedPart::from_id(value.trim()) {
+                Some(p) => q.options.part = Some(p),
+                None => q.problems.push(EmbedError::UnknownPart { part: value.chars().take(40).collect() }),
+            },
+            "embed" => match value.trim() {
+                "1" | "true" => q.options.embed = true,
+                "0" | "false" => q.options.embed = false,
+                other => q.problems.push(EmbedError::BadEmbedFlag { value: other.chars().take(40).collect() }),
+            },
+            "origin" => {
+                for text in value.split(',').filter(|t| !t.trim().is_empty()) {
+                    match parse_origin(text) {
+                        Ok(o) if !q.options.origins.contains(&o) => q.options.origins.push(o),
+                        Ok(_) => {}
+                        Err(error) => q.problems.push(EmbedError::Origin { error }),
+                    }
+                }
+            }
+            "content" => {
+                // base64url's alphabet, with padding tolerated.
+                if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'=')) {
+                    content = Some(value);
+                } else {
+                    q.problems.push(EmbedError::BadContent);
+                }
+            }
+            "src" => {
+                if is_same_origin_json_path(value.trim()) {
+                    src = Some(value.trim().to_owned());
+                } else {
+                    q.problems.push(EmbedError::BadSource { src: value.chars().take(80).collect() });
+                }
+            }
+            _ => {}
+        }
+    }
+    q.options.content = match (content, src) {
+        (Some(_), Some(_)) => {
+            q.problems.push(EmbedError::BothSources);
+            None
+        }
+        (Some(encoded), None) => Some(ContentSource::Inline { encoded }),
+        (None, Some(path)) => Some(ContentSource::Path { path }),
+        (None, None) => None,
+    };
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embed::origin::tests::origin;
+    use crate::embed::snippet::{embed_url, SnippetRequest};
+
+    fn check(query: &str, expected: EmbedOptions, problems: &[EmbedError]) {
+        let got = parse_query(query);
+        assert_eq!(got.options, expected, "{query}");
+        assert_eq!(got.problems, problems, "{query}");
+    }
+
+    #[test]
+    fn queries() {
+        check("", EmbedOptions::default(), &[]);
+        check(
+            "?part=trace&embed=1&origin=https%3A%2F%2Flms.example.edu&origin=https://lms.example.edu,https://moodle.example.org:8443",
+            EmbedOptions {
+                part: Some(EmbedPart::Trace),
+                embed: true,
+                origins: vec![origin("https://lms.example.edu"), origin("https://moodle.example.org:8443")],
+                content: None,
+            },
+            &[],
+        );
+        check(
+            "part=choice&embed=yes&origin=*&origin=http%3A%2F%2Fevil.com&src=..%2Fsecret.json",
+            EmbedOptions { part: Some(EmbedPart::Choice), ..EmbedOptions::default() },
+            &[
+                EmbedError::BadEmbedFlag { value: "yes".into() },
+                EmbedError::Origin { error: OriginError::Wildcard { text: "*".into() } },
+                EmbedError::Origin { error: OriginError::InsecureRemote { text: "http://evil.com".into() } },
+                EmbedError::BadSource { src: "../secret.json".into() },
+            ],
+        );
+        check(
+            "part=trace&content=eyJhIjoxfQ",
+            EmbedOptions { part: Some(EmbedPart::Trace), content: Some(ContentSource::Inline { encoded: "eyJhIjoxfQ".into() }), ..EmbedOptions::default() },
+            &[],
+        );
+        check(
+            "src=exercises/week-3.json",
+            EmbedOptions { content: Some(ContentSource::Path { path: "exercises/week-3.json".into() }), ..EmbedOptions::default() },
+            &[],
+        );
+        check("src=x.json&content=abc", EmbedOptions::default(), &[EmbedError::BothSources]);
+        check("content=a%2Bb", EmbedOptions::default(), &[EmbedError::BadContent]);
+        check("part=%zz&part=nope", EmbedOptions::default(), &[EmbedError::BadEscape { key: "part".into() }, EmbedError::UnknownPart { part: "nope".into() }]);
+        for bad in ["//evil.com/x.json", "/abs.json", "https://x/y.json", "a/./b.json", "a b.json", "x.js", "a\\b.json"] {
+            assert!(!is_same_origin_json_path(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_part_reads_back_from_its_id() {
+        for part in EmbedPart::ALL {
+            assert_eq!(EmbedPart::from_id(part.id()), Some(part));
+            assert!(!part.title().is_empty());
+        }
+        check("part=timeline&embed=1", EmbedOptions { part: Some(EmbedPart::Timeline), embed: true, ..EmbedOptions::default() }, &[]);
+    }
+
+    #[test]
+    fn statements_go_only_to_named_origins() {
+        let q = parse_query("part=trace&embed=1&origin=https://lms.example.edu").options;
+        assert_eq!(q.statement_targets(), &[origin("https://lms.example.edu")]);
+        assert!(q.allows("https://lms.example.edu") && !q.allows("https://evil.example"));
+        assert!(parse_query("part=trace&embed=1").options.statement_targets().is_empty());
+        assert!(parse_query("part=trace&origin=https://lms.example.edu").options.statement_targets().is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_query_panics(q in "\\PC{0,120}") {
+            let got = parse_query(&q);
+            for o in &got.options.origins {
+                proptest::prop_assert!(o.as_str().starts_with("https://") || o.as_str().starts_with("http://"));
+            }
+        }
+
+        #[test]
+        fn the_embed_url_reads_back(q in "(part=(trace|x)|embed=1|origin=[a-z:/%0-9A-F.,*]{0,30}|content=[A-Za-z0-9_=-]{0,12}|src=[a-z./]{0,12})(&(origin=https://[a-z]{1,5}\\.edu|src=[a-z]{1,4}\\.json|content=[a-z]{1,4})){0,3}") {
+            let read = parse_query(&q).options;
+            let req = SnippetRequest {
+                page_url: "https://lab.example/".into(),
+                part: read.part.unwrap_or(EmbedPart::Lesson),
+                origins: read.origins.clone(),
+                content: read.content.clone(),
+                height: 600,
+            };
+            let url = embed_url(&req);
+            let back = parse_query(url.split_once('?').map_or("", |(_, query)| query)).options;
+            proptest::prop_assert_eq!(back.origins, read.origins);
+            proptest::prop_assert_eq!(back.content, read.content);
+        }
+
+        #[test]
+        fn encoding_round_trips(s in "\\PC{0,40}") {
+            proptest::prop_assert_eq!(percent_decode(&percent_encode(&s)), Some(s));
+        }
+    }
+
+}
