@@ -16,6 +16,7 @@ pub mod content;
 pub mod embed;
 pub mod grader;
 pub mod history;
+pub mod key_origin;
 pub mod markup;
 pub mod percentile;
 pub mod provider;
