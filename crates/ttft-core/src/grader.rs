@@ -34,6 +34,7 @@
 use crate::content::{Interview, Rubric};
 use crate::percentile::{percentiles, Convention, Percentiles};
 use crate::provider::Endpoint;
+use crate::reply_limit::REPLY_TEXT_LIMIT;
 use crate::rubric::{RubricScore, MAX_SCORE};
 use crate::sse::{error_code, error_message, read_chunk, SseError, SseParser, StreamItem};
 use crate::time::Micros;
@@ -577,6 +578,11 @@ pub enum CallFailure {
     EndedEarly,
     /// The stream was not readable as server-sent events.
     Unreadable { reason: String },
+    /// The endpoint answered with a redirect, which is not followed: the
+    /// key goes only to the address the learner gave.
+    Redirected,
+    /// The reply's text grew past `limit` bytes (`reply_limit`).
+    TooLarge { limit: usize },
 }
 
 /// The `message` of a JSON error body, if it has one, shortened.
@@ -678,6 +684,8 @@ impl CallFailure {
                 "The reply stopped before it was complete, so it is not shown as a score. Try again.".to_owned()
             }
             CallFailure::Unreadable { reason } => format!("The reply could not be read as a stream: {reason}."),
+            CallFailure::Redirected => crate::reply_limit::REDIRECTED.to_owned(),
+            CallFailure::TooLarge { limit } => crate::reply_limit::too_large(*limit),
         }
     }
 }
@@ -777,6 +785,9 @@ impl GradingStream {
             match read_chunk(&event) {
                 StreamItem::Delta { content, finish_reason } => {
                     if let Some(c) = content.filter(|c| !c.is_empty()) {
+                        if self.text.len() + added.len() + c.len() > REPLY_TEXT_LIMIT {
+                            return Err(CallFailure::TooLarge { limit: REPLY_TEXT_LIMIT });
+                        }
                         added.push_str(&c);
                     }
                     if finish_reason.is_some() {

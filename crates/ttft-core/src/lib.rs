@@ -20,6 +20,7 @@ pub mod key_origin;
 pub mod markup;
 pub mod percentile;
 pub mod provider;
+pub mod reply_limit;
 pub mod rubric;
 pub mod split;
 pub mod sse;
