@@ -1,0 +1,242 @@
+//! e2e/security.test.mjs: defence in depth, in headless Chromium against
+//! the release build. Checked: the released page carries a
+//! Content-Security-Policy whose hashes match its inline script and styles,
+//! the browser enforces it, and every part (on the site and embedded) runs
+//! under it with no violation and no console error; the AI call sends no
+//! referrer and does not follow a redirect; a key entered for one address
+//! is not sent to another, and is asked for again; a reply past 64 KiB and
+//! an endless error body are stopped; an authored exercise says where it
+//! comes from, and its links cannot leave the site by a backslash; the
+//! parent resizer script sizes only iframes from its own site.
+//!
+//! The AI endpoints are e2e/mock-openai.mjs on other loopback ports; course
+//! pages come from a small server here, on another port again.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  DIST,
+  assertNoProblems,
+  axeCheck,
+  launchBrowser,
+  newPage,
+  partUrl,
+  screenshot,
+  startServer,
+  waitForApp,
+} from './support.mjs';
+import { startMock } from './mock-openai.mjs';
+
+const KEY = 'sk-test-abcdefghijklmnop7x9Q';
+const OTHER_KEY = 'sk-other-qrstuvwxyz012345Zz42';
+const ANSWER = 'I split TTFT into queue wait, prefill and emit from the trace before changing anything.';
+const PARTS = ['lesson', 'trace', 'choice', 'interview', 'import', 'timeline', 'author'];
+
+let app;
+let browser;
+/** The AI endpoint the learner sets up, and a second one on another port. */
+let mock;
+let elsewhere;
+/** Course pages on another loopback origin. */
+let course;
+
+/**
+ * A course site on its own port: `/host.html` holds two iframes, the app
+ * (`?app=`) and a page of another site (`?stranger=`), and loads the parent
+ * script from `?resizer=`; `/stranger.html` is that other site's page, which
+ * keeps asking its parent, in both of ttft-lab's dialects, to be made
+ * 1,234 px tall.
+ */
+async function startCourse() {
+  const pages = {
+    '/host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
+<link rel="icon" href="data:,"></head><body><h1>Week 3</h1>
+<iframe id="lab" title="ttft-lab exercise" height="150" style="border:0;width:100%;display:block"></iframe>
+<iframe id="stranger" title="another site's page" height="150" style="border:0;width:100%;display:block"></iframe>
+<script>
+  var q = new URLSearchParams(location.search);
+  document.getElementById("lab").src = q.get("app");
+  document.getElementById("stranger").src = q.get("stranger");
+  var s = document.createElement("script");
+  s.src = q.get("resizer");
+  document.body.appendChild(s);
+</script></body></html>`,
+    '/stranger.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title>
+<link rel="icon" href="data:,"></head><body><p>Not ttft-lab.</p><script>
+  setInterval(function () {
+    parent.postMessage({ type: "ttft-lab:height", version: 1, height: 1234 }, "*");
+    parent.postMessage({ context: "h5p", action: "hello" }, "*");
+    parent.postMessage({ context: "h5p", action: "resize", scrollHeight: 1234 }, "*");
+  }, 100);
+</script></body></html>`,
+  };
+  const server = createServer((req, res) => {
+    const body = pages[new URL(req.url, 'http://x').pathname];
+    if (!body) {
+      res.writeHead(404).end('not found\n');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  });
+  await new Promise((ok, no) => {
+    server.once('error', no);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(() => ok()); }),
+  };
+}
+
+before(async () => {
+  app = await startServer();
+  mock = await startMock();
+  elsewhere = await startMock();
+  course = await startCourse();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await course?.close();
+  await elsewhere?.close();
+  await mock?.close();
+  await app?.close();
+});
+
+/** Regexp-escaped text. */
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Requests to the mocks are what these tests provoke on purpose, and so is
+ * a call the page stops (a refused redirect or an over-long reply shows as
+ * an aborted request).
+ */
+function allowMocks(...extra) {
+  const mocks = `(${esc(mock.origin)}|${esc(elsewhere.origin)})/v1/chat/completions`;
+  return [
+    new RegExp(`request to another origin: (POST|OPTIONS) ${mocks}`),
+    new RegExp(`request failed: ${mocks} \\(net::ERR_ABORTED\\)`),
+    ...extra,
+  ];
+}
+
+/**
+ * Opens a page that records every Content-Security-Policy violation from
+ * its very first script on, in window.cspViolations.
+ */
+async function openWatched(url, options = {}) {
+  const opened = await newPage(browser, app.origin, options);
+  await opened.page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => window.cspViolations.push(`${e.effectiveDirective} refused ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`),
+      true,
+    );
+  });
+  await opened.page.goto(url);
+  await waitForApp(opened.page);
+  return opened;
+}
+
+const violations = (page) => page.evaluate(() => window.cspViolations);
+
+/** The policy's directives in dist/index.html, by name. */
+async function releasedPolicy() {
+  const html = await readFile(join(DIST, 'index.html'), 'utf8');
+  const m = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+  assert.ok(m, 'dist/index.html carries a Content-Security-Policy meta tag');
+  const directives = Object.fromEntries(
+    m[1].split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]),
+  );
+  return { html, at: m.index, directives };
+}
+
+test('the released page carries a policy with hashes of exactly its inline script and styles', async () => {
+  const { html, at, directives } = await releasedPolicy();
+  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const scripts = [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1] ?? ''));
+  const styles = [...html.matchAll(/<style(\s[^>]*)?>([\s\S]*?)<\/style>/g)];
+  assert.ok(scripts.length >= 2, 'the start-up watch and the wasm loader are inline');
+  for (const m of scripts) assert.ok(directives['script-src'].includes(hash(m[2])), `script hashed: ${m[2].slice(0, 60)}`);
+  for (const m of styles) assert.ok(directives['style-src'].includes(hash(m[2])), `style hashed: ${m[2].slice(0, 60)}`);
+  for (const m of [...scripts, ...styles]) assert.ok(m.index > at, 'the policy comes before every inline script and style');
+  assert.deepEqual(directives['default-src'], ["'self'"]);
+  assert.ok(directives['script-src'].includes("'wasm-unsafe-eval'"));
+  assert.deepEqual(directives['object-src'], ["'none'"]);
+  assert.deepEqual(directives['base-uri'], ["'none'"]);
+  assert.deepEqual(directives['connect-src'], ["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*']);
+  assert.equal(directives['frame-ancestors'], undefined, 'ignored in a meta tag; instructors embed the page');
+  assert.doesNotMatch(html, /'unsafe-inline'|'unsafe-eval'/);
+});
+
+test('the browser enforces the policy: an injected inline script does not run and is reported', async () => {
+  const { page, context, problems } = await openWatched(partUrl(app, 'lesson'));
+  const ran = await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.injected = true;';
+    document.head.appendChild(s);
+    return window.injected === true;
+  });
+  assert.equal(ran, false, 'the inline script was refused');
+  await page.waitForFunction(() => window.cspViolations.length > 0);
+  assert.match((await violations(page)).join('\n'), /script-src-elem refused inline/);
+  assertNoProblems(problems, { allow: [/console error: .*Content Security Policy/] });
+  await context.close();
+});
+
+for (const embed of [false, true]) {
+  for (const part of PARTS) {
+    if (embed && part === 'author') continue; // the authoring page is not embedded
+    test(`?part=${part}${embed ? '&embed=1' : ''} runs under the policy with no violation`, async () => {
+      const url = embed ? `${app.url}?part=${part}&embed=1` : partUrl(app, part);
+      const { page, context, problems } = await openWatched(url);
+      await page.locator('h1').first().waitFor();
+      // Something that changes the page after start, where the part has it.
+      if (part === 'trace') await page.getByRole('button', { name: 'Reveal answers' }).click();
+      if (part === 'timeline') await page.getByLabel('Prefill ends (server ms)').fill('not a time');
+      await page.waitForTimeout(200); // let any late violation event arrive
+      assert.deepEqual(await violations(page), [], 'no Content-Security-Policy violation');
+      assertNoProblems(problems);
+      await context.close();
+    });
+  }
+}
+
+/** Writes the answer and sets up the custom endpoint `base` with `key`. */
+async function prepare(page, base, key = KEY) {
+  await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
+  await page.getByLabel('Provider').selectOption('custom');
+  await setBase(page, base);
+  await page.getByLabel('Model', { exact: true }).fill('mock-grader-1');
+  await page.getByLabel('Model', { exact: true }).press('Tab');
+  await page.getByLabel(/^API key/).fill(key);
+  await page.getByLabel(/^API key/).press('Tab');
+  await page.getByText(`••••${key.slice(-4)}`).waitFor();
+}
+
+async function setBase(page, base) {
+  await page.getByLabel('Base URL').fill(base);
+  await page.getByLabel('Base URL').press('Tab');
+}
+
+async function send(page) {
+  const preview = page.locator('details.so-preview');
+  if ((await preview.getAttribute('open')) === null) await preview.locator('summary').click();
+  await page.getByRole('button', { name: 'Send for a second opinion' }).click();
+}
+
+const failureText = (page) => page.locator('.so-failure').innerText({ timeout: 15000 });
+
+/** The example exercise shipped in dist/, with a trace intro holding `links`. */
+async function exampleWith(links) {
+  const file = JSON.parse(await readFile(join(DIST, 'review-bot.json'), 'utf8'));
+  file.trace_exercise.intro = `${file.trace_exercise.intro} ${links}`;
+  return Buffer.from(JSON.stringify(file)).toString('base64url');
+}
+
