@@ -233,6 +233,52 @@ async function send(page) {
 
 const failureText = (page) => page.locator('.so-failure').innerText({ timeout: 15000 });
 
+test('the AI call sends no referrer and does not follow a redirect to another address', async () => {
+  const { page, context, problems } = await openWatched(partUrl(app, 'interview'));
+  await prepare(page, mock.baseUrl);
+  mock.set('good');
+  await send(page);
+  await page.locator('.so-result').waitFor({ timeout: 15000 });
+  assert.equal(mock.state.authorizations.at(-1), `Bearer ${KEY}`);
+  assert.equal(mock.state.referers.at(-1), null, 'no Referer header');
+
+  mock.set('redirect');
+  mock.state.redirectTo = `${elsewhere.baseUrl}/chat/completions`;
+  const before = elsewhere.state.posts + elsewhere.state.preflights;
+  await send(page);
+  const text = await failureText(page);
+  assert.match(text, /answered with a redirect to another address/);
+  assert.match(text, /the redirect was not followed/);
+  assert.equal(elsewhere.state.posts + elsewhere.state.preflights, before, 'nothing reached the redirect target');
+  assert.deepEqual(await violations(page), []);
+  assertNoProblems(problems, { allow: allowMocks() });
+  mock.set('good');
+  await context.close();
+});
+
+test('a reply past 64 KiB and an endless error body are stopped, each with a plain message', async () => {
+  const { page, context, problems } = await openWatched(partUrl(app, 'interview'));
+  await prepare(page, mock.baseUrl);
+  mock.set('huge');
+  const aborted = mock.state.aborted;
+  await send(page);
+  assert.match(await failureText(page), /The reply grew past 64 KiB of text, far more than a grade needs/);
+  for (let i = 0; i < 50 && mock.state.aborted === aborted; i++) await page.waitForTimeout(100);
+  assert.equal(mock.state.aborted, aborted + 1, 'the download was stopped');
+
+  // 500 with an HTML page that trickles on for 20 s: only the start is read.
+  mock.set('huge-error');
+  const started = Date.now();
+  await send(page);
+  await page.locator('.so-failure').getByText('The provider failed with its own error (500)').waitFor({ timeout: 5000 });
+  assert.ok(Date.now() - started < 5000, 'the message did not wait for the whole body');
+  for (let i = 0; i < 50 && mock.state.aborted === aborted + 1; i++) await page.waitForTimeout(100);
+  assert.equal(mock.state.aborted, aborted + 2, 'the rest of the error body was not downloaded');
+  assertNoProblems(problems, { allow: allowMocks(/HTTP 500 for /, /console error: Failed to load resource: .*500/) });
+  mock.set('good');
+  await context.close();
+});
+
 /** The example exercise shipped in dist/, with a trace intro holding `links`. */
 async function exampleWith(links) {
   const file = JSON.parse(await readFile(join(DIST, 'review-bot.json'), 'utf8'));

@@ -10,7 +10,9 @@
 //! for the overall limit and for a stall, and stops the call through
 //! `crate::http::Abort`, as Cancel does, so the request is really aborted.
 //! A finished reply is checked by `grader::parse_reply`; a reply with any
-//! problem is listed problem by problem and never shown as a score.
+//! problem is listed problem by problem and never shown as a score. The
+//! stream refuses a reply past 64 KiB of text (`ttft_core::reply_limit`),
+//! which stops the call like Cancel does.
 //!
 //! What it deliberately does not do: touch the answer or the self-score
 //! (a failure leaves both as they were), or time anything itself.
@@ -118,6 +120,9 @@ pub fn GradingCall(
             let sent = http::now();
             let stream = Rc::new(RefCell::new(GradingStream::new(sent)));
             let started = Rc::new(RefCell::new(false));
+            // Characters so far, counted as each piece arrives (never by
+            // counting the whole reply again).
+            let mut chars = 0_usize;
             let watchdog = {
                 let (handle, stream, started) = (handle.clone(), Rc::clone(&stream), Rc::clone(&started));
                 set_interval_with_handle(
@@ -152,10 +157,11 @@ pub fn GradingCall(
                         let _ = phase.try_set(Phase::Streaming { chars: 0 });
                     },
                     |bytes, at| {
-                        let mut s = stream.borrow_mut();
-                        s.receive(bytes, at)?;
-                        let chars = s.text().chars().count();
-                        let _ = phase.try_set(Phase::Streaming { chars });
+                        let added = stream.borrow_mut().receive(bytes, at)?;
+                        if !added.is_empty() {
+                            chars += added.chars().count();
+                            let _ = phase.try_set(Phase::Streaming { chars });
+                        }
                         Ok(())
                     },
                 )
