@@ -256,6 +256,68 @@ test('the AI call sends no referrer and does not follow a redirect to another ad
   await context.close();
 });
 
+test('a key entered for one address is not sent to another; the page asks for that address\'s key', async () => {
+  const { page, context, problems } = await openWatched(partUrl(app, 'interview'));
+  await prepare(page, mock.baseUrl);
+  const note = page.locator('#so-key-origin');
+  assert.equal(await note.innerText(), '', 'the key fits the address it was entered for');
+  assert.match(await page.locator('.so-key-held').innerText(), new RegExp(`for ${esc(mock.origin)}, kept for this browser session`));
+
+  // Another port on the same machine is another origin: the key stays behind.
+  await setBase(page, elsewhere.baseUrl);
+  assert.equal(await note.getAttribute('role'), 'status');
+  assert.equal(
+    await note.innerText(),
+    `Your key ••••7x9Q was entered for ${mock.origin}, so it is not sent to ${elsewhere.origin}. Paste the key for ` +
+      `${elsewhere.origin} below if it needs one; switching back to ${mock.origin} uses the kept key again.`,
+  );
+  assert.match(await page.locator('#so-key-note').innerText(), new RegExp(`kept for ${esc(elsewhere.origin)} only`));
+  await axeCheck(page, { label: 'second opinion, key asked for again' });
+  await screenshot(page, 'security-key-asked-again');
+  elsewhere.set('good');
+  await send(page);
+  await page.locator('.so-result').waitFor({ timeout: 15000 });
+  assert.equal(elsewhere.state.authorizations.at(-1), null, 'the key was not sent to the other address');
+
+  // A hosted provider needs its own key; the kept one is not offered to it.
+  await page.getByLabel('Provider').selectOption('openai');
+  assert.match(await note.innerText(), /so it is not sent to https:\/\/api\.openai\.com\./);
+  assert.equal(await page.locator('#so-send-note').innerText(), 'Complete the settings first: OpenAI needs an API key.');
+
+  // Back to the address it was entered for: the kept key is used again.
+  await page.getByLabel('Provider').selectOption('custom');
+  await setBase(page, `${mock.baseUrl}/`);
+  await page.getByLabel('Model', { exact: true }).fill('mock-grader-1');
+  await page.getByLabel('Model', { exact: true }).press('Tab');
+  assert.equal(await note.innerText(), '');
+  await page.getByText('••••7x9Q').waitFor();
+
+  // A key entered for the other address replaces it, and is kept with that address.
+  await setBase(page, elsewhere.baseUrl);
+  await page.getByLabel(/^API key/).fill(OTHER_KEY);
+  await page.getByLabel(/^API key/).press('Tab');
+  await page.getByText('••••Zz42').waitFor();
+  await send(page);
+  await page.locator('.so-result').waitFor({ timeout: 15000 });
+  assert.equal(elsewhere.state.authorizations.at(-1), `Bearer ${OTHER_KEY}`);
+  const stored = await page.evaluate(() => sessionStorage.getItem('ttft-lab/v1/second-opinion/key'));
+  assert.deepEqual(JSON.parse(stored), { key: OTHER_KEY, origin: elsewhere.origin, version: 1 });
+  await page.reload();
+  await waitForApp(page);
+  assert.match(await page.locator('.so-key-held').innerText(), new RegExp(`••••Zz42\\s+\\(for ${esc(elsewhere.origin)},`));
+
+  // A bare key saved before keys were tied to an address is not used: it is asked for again.
+  await page.evaluate((k) => sessionStorage.setItem('ttft-lab/v1/second-opinion/key', k), KEY);
+  await page.reload();
+  await waitForApp(page);
+  assert.equal(await page.locator('.so-key-held').count(), 0);
+  await page.getByLabel(/^API key/).waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('ttft-lab/v1/second-opinion/key')), null);
+  assert.deepEqual(await violations(page), []);
+  assertNoProblems(problems, { allow: allowMocks() });
+  await context.close();
+});
+
 test('a reply past 64 KiB and an endless error body are stopped, each with a plain message', async () => {
   const { page, context, problems } = await openWatched(partUrl(app, 'interview'));
   await prepare(page, mock.baseUrl);

@@ -111,7 +111,8 @@ pub fn GradingCall(
             let answer_sent = work_signal.with_untracked(|w| w.answer.clone());
             let request = build_request(&ep.model, &rubric, &question, &answer_sent);
             let body = request.body.to_string();
-            let key = key.get_untracked().map(|k| k.key);
+            // Only a key entered for this endpoint's origin goes with it.
+            let key = key.with_untracked(|k| endpoint_signal.with_untracked(|e| k.as_ref()?.for_endpoint(e).cloned()));
             let rubric = Arc::clone(&rubric);
             let handle = Abort::new();
             abort.set_value(Some(handle.clone()));
