@@ -348,3 +348,36 @@ async function exampleWith(links) {
   return Buffer.from(JSON.stringify(file)).toString('base64url');
 }
 
+test('an authored exercise says where it comes from, and a backslash link cannot leave the site', async () => {
+  const content = await exampleWith('Read [the notes](/\\evil.example/notes) and [the lesson](?part=lesson).');
+  const { page, context, problems } = await openWatched(`${app.url}?part=trace&content=${content}`);
+  const notice = page.locator('aside.authored-source');
+  await notice.waitFor();
+  assert.equal(
+    await notice.getByRole('paragraph').first().innerText(),
+    "An instructor's exercise, not part of ttft-lab's course",
+  );
+  assert.match(await notice.innerText(), /It travels inside the link you followed, written by whoever made that link\./);
+  assert.equal(await page.getByRole('complementary', { name: "An instructor's exercise, not part of ttft-lab's course" }).count(), 1);
+  // The backslash link is its words only; the relative link on this site stays a link.
+  const intro = page.locator('article p').filter({ hasText: 'Read the notes' });
+  assert.equal(await intro.getByRole('link', { name: 'the notes' }).count(), 0);
+  assert.equal(await page.locator('a[href*="evil"]').count(), 0);
+  assert.equal(await intro.getByRole('link', { name: 'the lesson' }).getAttribute('href'), '?part=lesson');
+  await axeCheck(page, { label: 'authored exercise with its source notice' });
+  await screenshot(page, 'security-authored-source-link');
+
+  // From a file on this site: the notice names the file's full address.
+  await page.goto(`${app.url}?part=trace&src=review-bot.json`);
+  await waitForApp(page);
+  await notice.waitFor();
+  assert.match(
+    await notice.innerText(),
+    new RegExp(`It was loaded from the file ${esc(app.url)}review-bot\\.json, written by whoever put that file there\\.`),
+  );
+  await screenshot(page, 'security-authored-source-file');
+  assert.deepEqual(await violations(page), []);
+  assertNoProblems(problems);
+  await context.close();
+});
+
