@@ -381,3 +381,25 @@ test('an authored exercise says where it comes from, and a backslash link cannot
   await context.close();
 });
 
+test('the parent script sizes the iframe from its own site and not another site\'s iframe', async () => {
+  const opened = await newPage(browser, course.origin);
+  const { page, context, problems } = opened;
+  const appUrl = `${app.url}?part=trace&embed=1`;
+  const q = new URLSearchParams({
+    app: appUrl,
+    stranger: `${course.origin}/stranger.html`,
+    resizer: `${app.url}ttft-lab-resizer.js`,
+  });
+  await page.goto(`${course.origin}/host.html?${q}`);
+  const inner = await (await page.locator('#lab').elementHandle()).contentFrame();
+  await inner.waitForFunction(() => document.documentElement.hasAttribute('data-ready'), null, { timeout: 20000 });
+  const height = (id) => page.locator(`#${id}`).evaluate((el) => el.getBoundingClientRect().height);
+  // The app's iframe takes its content's height (the stranger has asked for 1,234 px ten times a second all along).
+  await page.waitForFunction(() => document.getElementById('lab').getBoundingClientRect().height > 400, null, { timeout: 10000 });
+  const content = await inner.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  assert.ok(Math.abs((await height('lab')) - content) <= 1, 'the app iframe is as tall as its content');
+  assert.equal(await height('stranger'), 150, "another site's iframe keeps its own height");
+  const fromApp = problems.filter((p) => !(p.startsWith('request to another origin:') && p.includes(`${app.origin}/`)));
+  assertNoProblems(fromApp);
+  await context.close();
+});
