@@ -10,8 +10,8 @@
 //! The good grade is built from the request itself: the dimension ids
 //! named in the system message and a quote taken from the learner's answer
 //! between its marker lines. The server counts preflights and posts, keeps
-//! the Authorization headers it saw, and notes when a client went away
-//! mid-reply (an aborted fetch). What it deliberately does not do: check a
+//! the Authorization and Referer headers it saw, and notes when a client
+//! went away mid-reply (an aborted fetch). What it deliberately does not do: check a
 //! key, or send anything to anyone.
 
 import { createServer } from 'node:http';
@@ -27,6 +27,9 @@ export const BEHAVIOURS = [
   'cors-refused', // the preflight is refused without CORS headers
   'stall', // headers and one chunk, then silence
   'slow', // a chunk every 300 ms for a minute, for Cancel
+  'redirect', // 307 to state.redirectTo (another mock), CORS headers and all
+  'huge', // a reply that streams 400 KiB of text, far past any grade
+  'huge-error', // 500 with an HTML body that trickles on for 20 s
 ];
 
 const CORS = {
@@ -84,7 +87,16 @@ function chunk(model, delta, finish = null) {
  * time the state changes (so a test waits on the event, not a sleep).
  */
 export async function startMock() {
-  const state = { behaviour: 'good', posts: 0, preflights: 0, authorizations: [], aborted: 0, bodies: [] };
+  const state = {
+    behaviour: 'good',
+    posts: 0,
+    preflights: 0,
+    authorizations: [],
+    referers: [],
+    aborted: 0,
+    bodies: [],
+    redirectTo: null,
+  };
   const waiters = new Set();
   const changed = () => {
     for (const check of waiters) check();
@@ -111,11 +123,34 @@ export async function startMock() {
     }
     state.posts += 1;
     state.authorizations.push(req.headers.authorization ?? null);
+    state.referers.push(req.headers.referer ?? null);
     changed();
     let raw = '';
     for await (const part of req) raw += part;
     state.bodies.push(raw);
     const behaviour = state.behaviour;
+    let gone = false;
+    res.on('close', () => {
+      if (!res.writableEnded) {
+        gone = true;
+        state.aborted += 1;
+        changed();
+      }
+    });
+    if (behaviour === 'redirect') {
+      res.writeHead(307, { ...CORS, location: state.redirectTo ?? '/' }).end();
+      return;
+    }
+    if (behaviour === 'huge-error') {
+      res.writeHead(500, { ...CORS, 'content-type': 'text/html; charset=utf-8' });
+      const line = `<p>${'Internal error. '.repeat(60)}</p>\n`;
+      for (let i = 0; i < 2000 && !gone; i += 1) {
+        res.write(line);
+        await sleep(10);
+      }
+      if (!gone) res.end();
+      return;
+    }
     if (behaviour === 'cors-refused') {
       // A browser never gets here (the preflight failed); answer without CORS anyway.
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -147,17 +182,21 @@ export async function startMock() {
     const model = body.model ?? 'mock';
     res.writeHead(200, { ...CORS, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
-    let gone = false;
-    res.on('close', () => {
-      if (!res.writableEnded) {
-        gone = true;
-        state.aborted += 1;
-        changed();
-      }
-    });
     res.write(': keep-alive\n\n');
     res.write(chunk(model, { role: 'assistant', content: '' }));
     const text = gradeText(behaviour, dimensionsOf(system), quoteFrom(user));
+    if (behaviour === 'huge') {
+      const piece = 'x'.repeat(1024);
+      for (let i = 0; i < 400 && !gone; i += 1) {
+        res.write(chunk(model, { content: piece }));
+        await sleep(5);
+      }
+      if (!gone) {
+        res.write(chunk(model, {}, 'stop'));
+        res.end('data: [DONE]\n\n');
+      }
+      return;
+    }
     if (behaviour === 'stall') {
       res.write(chunk(model, { content: text.slice(0, 10) }));
       return; // and never another byte

@@ -157,7 +157,8 @@ test('a good grade: nothing is sent before Send, the grade sits beside the self-
   assert.equal(await page.getByLabel(/^API key/).count(), 0, 'the key field is gone once the key is in');
   let kept = await storages(page);
   assert.doesNotMatch(kept.local, /abcdefghijklmnop/);
-  assert.match(kept.session, /ttft-lab\/v1\/second-opinion\/key=sk-test-abcdefghijklmnop7x9Q/);
+  // Kept with the origin it was entered for (see e2e/security.test.mjs).
+  assert.match(kept.session, /ttft-lab\/v1\/second-opinion\/key=\{"key":"sk-test-abcdefghijklmnop7x9Q","origin":"http:\/\/127\.0\.0\.1:\d+"/);
 
   // Nothing is sent yet; Send waits for the request to be opened.
   const sendButton = page.getByRole('button', { name: 'Send for a second opinion' });
@@ -242,7 +243,7 @@ test('"Remember on this device" keeps the key in localStorage, and only then', a
   const { page, context, problems } = await open();
   await prepare(page, { remember: true });
   let kept = await storages(page);
-  assert.match(kept.local, /second-opinion\/key=sk-test-abcdefghijklmnop7x9Q/);
+  assert.match(kept.local, /second-opinion\/key=\{"key":"sk-test-abcdefghijklmnop7x9Q"/);
   assert.doesNotMatch(kept.session, /abcdefghijklmnop/);
   await page.getByText(/^API key: \S+ \(remembered on this device\)/).waitFor();
   await page.getByLabel('Remember on this device').uncheck();

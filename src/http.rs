@@ -2,7 +2,16 @@
 //! configured chat-completions endpoint, for the AI second opinion.
 //!
 //! The request goes straight from this browser to the URL given; the key,
-//! when there is one, travels only in its `Authorization` header. The body
+//! when there is one, travels only in its `Authorization` header. A
+//! redirect is not followed (`redirect: "manual"`, then reported as
+//! `CallFailure::Redirected`), so the key reaches only the address the
+//! learner saw in the request preview; "manual" rather than "error" because
+//! both stop the browser from following, but only "manual" lets the page
+//! say that a redirect, not the network, was the reason. No referrer is
+//! sent (`referrerPolicy: "no-referrer"`): the provider learns nothing about
+//! the page that called it. An error body is read only as far as the
+//! characters shown (`ttft_core::second_opinion::reply_limit::ErrorBody`), then the download
+//! is cancelled. The body
 //! is read chunk by chunk through the response's `ReadableStream` reader and
 //! each chunk is handed to the caller with the instant it arrived
 //! (`performance.now()`, the page's monotonic clock), so the caller can
@@ -21,12 +30,9 @@ use std::rc::Rc;
 use ttft_core::second_opinion::failures::CallFailure;
 use ttft_core::second_opinion::provider::ApiKey;
 use ttft_latency::time::Micros;
+use ttft_core::second_opinion::reply_limit::ErrorBody;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-
-/// How much of an error body is read (a provider's error is a few hundred
-/// bytes; a misconfigured URL may answer with a whole HTML page).
-const ERROR_BODY_LIMIT: usize = 4_000;
 
 /// A way to stop one call, remembering why it was stopped.
 #[derive(Clone)]
@@ -110,6 +116,8 @@ pub async fn post_streaming(
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_mode(web_sys::RequestMode::Cors);
+    init.set_redirect(web_sys::RequestRedirect::Manual);
+    init.set_referrer_policy(web_sys::ReferrerPolicy::NoReferrer);
     init.set_headers(&headers);
     init.set_body(&JsValue::from_str(body));
     init.set_signal(abort.controller.as_ref().map(|c| c.signal()).as_ref());
@@ -122,43 +130,88 @@ pub async fn post_streaming(
         .dyn_into()
         .map_err(|_| unreadable("the browser returned something other than a response"))?;
 
+    if response.type_() == web_sys::ResponseType::Opaqueredirect {
+        return Err(CallFailure::Redirected);
+    }
     let status = response.status();
     if !(200..300).contains(&status) {
         let retry_after = response.headers().get("Retry-After").ok().flatten();
-        let text = match response.text() {
-            Ok(p) => settle(p, abort, CallFailure::Network).await.ok().and_then(|v| v.as_string()),
-            Err(_) => None,
-        };
+        let body = read_error_body(&response, abort).await;
         if let Some(why) = abort.reason() {
             return Err(why);
         }
-        let body = text.map(|t| t.chars().take(ERROR_BODY_LIMIT).collect());
         return Err(CallFailure::Http { status, retry_after, body });
     }
     on_headers();
 
-    let stream = response.body().ok_or_else(|| unreadable("the response has no body"))?;
-    let reader: web_sys::ReadableStreamDefaultReader =
-        stream.get_reader().dyn_into().map_err(|_| unreadable("the response body cannot be read as a stream"))?;
+    let reader = body_reader(&response)?;
     loop {
-        // A read result is a plain `{done, value}` object, not an instance of
-        // any class, so it is read by property rather than cast.
-        let result = settle(reader.read(), abort, CallFailure::Network).await?;
-        let at = now();
-        let done = js_sys::Reflect::get(&result, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool());
-        if done.unwrap_or(true) {
-            return Ok(at);
-        }
-        let value = js_sys::Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
-        if !value.is_instance_of::<Uint8Array>() {
-            return Err(unreadable("a chunk of the body was not bytes"));
-        }
-        let bytes = Uint8Array::new(&value).to_vec();
+        let (chunk, at) = next_chunk(&reader, abort).await?;
+        let Some(bytes) = chunk else { return Ok(at) };
         if let Err(failure) = on_bytes(&bytes, at) {
             // Stop the download too: nothing more is wanted.
             abort.abort(failure.clone());
-            let _ = reader.cancel();
+            quietly(reader.cancel());
             return Err(abort.explain(failure));
         }
     }
+}
+
+/// Lets `promise` settle with nobody waiting for it: cancelling a reader
+/// whose download was already aborted rejects, and a rejection nobody
+/// handles would be reported as an uncaught error.
+fn quietly(promise: Promise) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = JsFuture::from(promise).await;
+    });
+}
+
+/// The response body's stream reader.
+fn body_reader(response: &web_sys::Response) -> Result<web_sys::ReadableStreamDefaultReader, CallFailure> {
+    let unreadable = |what: &str| CallFailure::Unreadable { reason: what.to_owned() };
+    let stream = response.body().ok_or_else(|| unreadable("the response has no body"))?;
+    stream.get_reader().dyn_into().map_err(|_| unreadable("the response body cannot be read as a stream"))
+}
+
+/// The next chunk of a body and the instant it arrived; `None` at the end.
+async fn next_chunk(
+    reader: &web_sys::ReadableStreamDefaultReader,
+    abort: &Abort,
+) -> Result<(Option<Vec<u8>>, Micros), CallFailure> {
+    // A read result is a plain `{done, value}` object, not an instance of
+    // any class, so it is read by property rather than cast.
+    let result = settle(reader.read(), abort, CallFailure::Network).await?;
+    let at = now();
+    let done = js_sys::Reflect::get(&result, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool());
+    if done.unwrap_or(true) {
+        return Ok((None, at));
+    }
+    let value = js_sys::Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+    if !value.is_instance_of::<Uint8Array>() {
+        return Err(CallFailure::Unreadable { reason: "a chunk of the body was not bytes".to_owned() });
+    }
+    Ok((Some(Uint8Array::new(&value).to_vec()), at))
+}
+
+/// The start of an error body, as far as it is shown; the rest is not
+/// downloaded. `None` when nothing could be read.
+async fn read_error_body(response: &web_sys::Response, abort: &Abort) -> Option<String> {
+    let reader = body_reader(response).ok()?;
+    let mut body = ErrorBody::new();
+    loop {
+        match next_chunk(&reader, abort).await {
+            Ok((Some(bytes), _)) => {
+                if body.push(&bytes) {
+                    quietly(reader.cancel());
+                    break;
+                }
+            }
+            Ok((None, _)) => break,
+            Err(_) => {
+                quietly(reader.cancel());
+                break;
+            }
+        }
+    }
+    Some(body.text())
 }

@@ -4,6 +4,12 @@
 //! is the only module that touches web storage, and it touches exactly one
 //! key name, [`KEY_NAME`], in each.
 //!
+//! The key is kept together with the origin it was entered for
+//! (`ttft_core::second_opinion::key_origin::BoundKey`, stored as its JSON form), so after a
+//! reload it is still handed out only for that origin. A bare key saved
+//! before keys were tied to an origin is removed when found: nobody can say
+//! which host it was for, so the learner is asked for it again.
+//!
 //! Saving in one place removes the key from the other, so it is never in
 //! both; [`forget`] removes it from both. Storage that refuses (private
 //! mode, a sandboxed iframe) is reported, and the key then lives in the
@@ -13,7 +19,7 @@
 //! no secret and go through `storage::Stored` like any other value), show
 //! the key, or put it anywhere but these two entries.
 
-use ttft_core::second_opinion::provider::ApiKey;
+use ttft_core::second_opinion::key_origin::BoundKey;
 
 /// The one storage key the API key is kept under, in either storage.
 pub const KEY_NAME: &str = crate::learner_state::API_KEY;
@@ -53,16 +59,23 @@ fn storage(place: KeyPlace) -> Result<web_sys::Storage, KeyNotKept> {
     }
 }
 
-/// The key kept from before, and where: the session copy first.
-pub fn load() -> Option<(ApiKey, KeyPlace)> {
+/// The key kept from before with its origin, and where: the session copy
+/// first. A stored value that is not a key tied to an origin is removed.
+pub fn load() -> Option<(BoundKey, KeyPlace)> {
     [KeyPlace::Session, KeyPlace::Device].into_iter().find_map(|place| {
-        let text = storage(place).ok()?.get_item(KEY_NAME).ok()??;
-        ApiKey::new(&text).map(|k| (k, place))
+        let s = storage(place).ok()?;
+        let text = s.get_item(KEY_NAME).ok()??;
+        let bound = BoundKey::from_stored(&text);
+        if bound.is_none() {
+            let _ = s.remove_item(KEY_NAME);
+        }
+        bound.map(|k| (k, place))
     })
 }
 
-/// Keeps `key` in `place` and removes it from the other storage.
-pub fn save(key: &ApiKey, place: KeyPlace) -> Result<(), KeyNotKept> {
+/// Keeps `key` with its origin in `place` and removes it from the other
+/// storage.
+pub fn save(key: &BoundKey, place: KeyPlace) -> Result<(), KeyNotKept> {
     let other = match place {
         KeyPlace::Session => KeyPlace::Device,
         KeyPlace::Device => KeyPlace::Session,
@@ -71,7 +84,7 @@ pub fn save(key: &ApiKey, place: KeyPlace) -> Result<(), KeyNotKept> {
         let _ = s.remove_item(KEY_NAME);
     }
     storage(place)?
-        .set_item(KEY_NAME, key.expose())
+        .set_item(KEY_NAME, &key.to_stored())
         .map_err(|_| KeyNotKept { reason: "the write was refused".into() })
 }
 

@@ -13,8 +13,15 @@
  *     answering "hello" and "resizePrepared" as H5P's resizer does, so the
  *     page finishes its handshake whichever script the host runs.
  *
+ * Load it from the ttft-lab site itself, not from a copy on the course
+ * site: it sizes only iframes whose src has the origin the script was
+ * loaded from (document.currentScript.src), so another site's iframe that
+ * happens to speak the same messages cannot resize itself on your page.
+ * Without a src (pasted inline) it sizes nothing and says so in the console.
+ *
  * Safety rules it keeps (the same checks as ttft-core's embed.rs
  * read_height_message):
+ *   - only iframes whose src has this script's own origin are sized;
  *   - a message is acted on only when event.source is the contentWindow of
  *     one of this page's iframes, and only that iframe is resized;
  *   - replies go to that iframe's own origin (event.origin), never to "*";
@@ -30,7 +37,34 @@
   if (!window.postMessage || !window.addEventListener || window.ttftLabResizer) {
     return;
   }
+
+  /* The origin this script was loaded from. Read now: currentScript is set
+     only while the script first runs. */
+  var OWN_ORIGIN = null;
+  try {
+    var me = document.currentScript;
+    if (me && me.src) {
+      OWN_ORIGIN = new URL(me.src, document.baseURI).origin;
+    }
+  } catch (e) {
+    OWN_ORIGIN = null;
+  }
+  if (!OWN_ORIGIN || OWN_ORIGIN === "null") {
+    if (window.console && console.warn) {
+      console.warn("ttft-lab-resizer.js sizes only iframes from the site it is loaded from; load it with <script src=\"https://YOUR-TTFT-LAB-SITE/ttft-lab-resizer.js\">.");
+    }
+    return;
+  }
   window.ttftLabResizer = true;
+
+  /* The origin of an iframe's src, or null. */
+  function frameOrigin(frame) {
+    try {
+      return new URL(frame.src, document.baseURI).origin;
+    } catch (e) {
+      return null;
+    }
+  }
 
   var MAX_HEIGHT = 100000;
 
@@ -71,14 +105,10 @@
     if (!frame) {
       return; /* not from one of our iframes */
     }
-    /* The sender's origin must be the origin the iframe was loaded from. */
-    var expected;
-    try {
-      expected = new URL(frame.src, document.baseURI).origin;
-    } catch (e) {
-      return;
-    }
-    if (event.origin !== expected) {
+    /* The iframe must show a page from this script's own site, and the
+       sender's origin must be the origin the iframe was loaded from. */
+    var expected = frameOrigin(frame);
+    if (expected !== OWN_ORIGIN || event.origin !== expected) {
       return;
     }
     function reply(action) {
@@ -125,17 +155,12 @@
   }, false);
 
   /* Tell iframes that loaded before this script that a resizer is here;
-     they answer "hello" and the handshake proceeds. Sent to each iframe's
-     own origin only. */
+     they answer "hello" and the handshake proceeds. Sent only to iframes
+     from this script's own site, at that origin. */
   var frames = document.getElementsByTagName("iframe");
   for (var i = 0; i < frames.length; i++) {
-    try {
-      var origin = new URL(frames[i].src, document.baseURI).origin;
-      if (origin !== "null" && frames[i].contentWindow) {
-        frames[i].contentWindow.postMessage({ context: "h5p", action: "ready" }, origin);
-      }
-    } catch (e) {
-      /* an iframe without a usable src: skip it */
+    if (frameOrigin(frames[i]) === OWN_ORIGIN && frames[i].contentWindow) {
+      frames[i].contentWindow.postMessage({ context: "h5p", action: "ready" }, OWN_ORIGIN);
     }
   }
 })();

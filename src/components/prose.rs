@@ -7,6 +7,12 @@
 //! parsed by `ttft_core::content::markup` and each [`Inline`] becomes an element.
 //! Text is only ever set as text, never as HTML.
 //!
+//! Links get a second lock after the core's text check
+//! (`markup::is_allowed_href`): a relative link is resolved against the
+//! page's own address, as the browser will resolve it, and shown as a link
+//! only when it stays on the page's origin ([`checked_href`]); otherwise its
+//! words are shown as plain text. An absolute link must be `http(s)`.
+//!
 //! What it deliberately does not do: block layout (the lesson decides
 //! paragraphs and lists) or any formatting of its own.
 
@@ -57,8 +63,26 @@ fn render_one(inline: &Inline) -> AnyView {
     }
 }
 
+/// `href` when following it from the page at `page` goes where it says:
+/// an absolute `http(s)` address, or a relative one that the browser
+/// resolves to the page's own origin. `None` for anything else, such as a
+/// relative link a browser would take to another host.
+pub fn checked_href(href: &str, page: &str) -> Option<String> {
+    if let Ok(absolute) = web_sys::Url::new(href) {
+        return matches!(absolute.protocol().as_str(), "http:" | "https:").then(|| href.to_owned());
+    }
+    let here = web_sys::Url::new(page).ok()?;
+    let there = web_sys::Url::new_with_base(href, page).ok()?;
+    (there.origin() == here.origin()).then(|| href.to_owned())
+}
+
 fn link(text: &[Inline], href: &str) -> AnyView {
     let children = render(text);
+    let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let Some(href) = checked_href(href, &page) else {
+        return view! { <span>{children}</span> }.into_any();
+    };
+    let href = href.as_str();
     if CoursePart::from_href(href).is_some() {
         let nav = use_context::<Navigator>();
         let target = href.to_owned();

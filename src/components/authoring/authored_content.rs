@@ -10,6 +10,11 @@
 //! be loaded, or is refused, is shown with every problem and its path,
 //! beside a button that opens the built-in exercise instead.
 //!
+//! A loaded exercise never passes for ttft-lab's own: a notice above it
+//! says that an instructor wrote it and where it came from (inside the link
+//! the learner followed, or which file on which site), so its figures,
+//! feedback and links are read as the author's.
+//!
 //! Loaded exercises are keyed by the core (`AuthoredExercise::keyed`:
 //! id plus a fingerprint of the content), so a learner's stored answers
 //! for them never collide with the built-in exercise's, or with those for
@@ -140,7 +145,11 @@ pub fn AuthoredPart(
                     AuthoredKind::Choice => file.config_exercise.is_some(),
                 };
                 if has {
-                    exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())
+                    view! {
+                        {source_notice(&source)}
+                        {exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())}
+                    }
+                    .into_any()
                 } else {
                     view! {
                         <div class="notice notice-info authored-missing">
@@ -153,6 +162,33 @@ pub fn AuthoredPart(
             }
             Load::Refused(problems) => refused_view(&from, kind, &problems, use_built_in),
         }
+    }
+}
+
+/// Where a loaded exercise comes from, in words: the link itself, or the
+/// file's full address on this site.
+fn origin_words(source: &ContentSource) -> String {
+    match source {
+        ContentSource::Inline { .. } => "It travels inside the link you followed, written by whoever made that link.".to_owned(),
+        ContentSource::Path { path } => {
+            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+            let full = web_sys::Url::new_with_base(path, &href).map(|u| u.href()).unwrap_or_else(|_| path.clone());
+            format!("It was loaded from the file {full}, written by whoever put that file there.")
+        }
+    }
+}
+
+/// The notice above a loaded exercise: not ttft-lab's own, and from where.
+fn source_notice(source: &ContentSource) -> impl IntoView {
+    view! {
+        <aside class="notice notice-info authored-source" aria-labelledby="authored-source-title">
+            <p id="authored-source-title"><strong>"An instructor's exercise, not part of ttft-lab's course"</strong></p>
+            <p>
+                {origin_words(source)}
+                " ttft-lab checked that its stated answers agree with the figures it computes; the scenario, \
+                 feedback and links are the author's."
+            </p>
+        </aside>
     }
 }
 

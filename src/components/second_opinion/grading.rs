@@ -10,7 +10,9 @@
 //! for the overall limit and for a stall, and stops the call through
 //! `crate::http::Abort`, as Cancel does, so the request is really aborted.
 //! A finished reply is checked by `grader::parse_reply`; a reply with any
-//! problem is listed problem by problem and never shown as a score.
+//! problem is listed problem by problem and never shown as a score. The
+//! stream refuses a reply past 64 KiB of text (`ttft_core::reply_limit`),
+//! which stops the call like Cancel does.
 //!
 //! What it deliberately does not do: touch the answer or the self-score
 //! (a failure leaves both as they were), or time anything itself.
@@ -113,7 +115,8 @@ pub fn GradingCall(
             let answer_sent = work_signal.with_untracked(|w| w.answer.clone());
             let request = build_request(&ep.model, &rubric, &question, &answer_sent);
             let body = request.body.to_string();
-            let key = key.get_untracked().map(|k| k.key);
+            // Only a key entered for this endpoint's origin goes with it.
+            let key = key.with_untracked(|k| endpoint_signal.with_untracked(|e| k.as_ref()?.for_endpoint(e).cloned()));
             let rubric = Arc::clone(&rubric);
             let handle = Abort::new();
             abort.set_value(Some(handle.clone()));
@@ -122,6 +125,9 @@ pub fn GradingCall(
             let sent = http::now();
             let stream = Rc::new(RefCell::new(GradingStream::new(sent)));
             let started = Rc::new(RefCell::new(false));
+            // Characters so far, counted as each piece arrives (never by
+            // counting the whole reply again).
+            let mut chars = 0_usize;
             let watchdog = {
                 let (handle, stream, started) = (handle.clone(), Rc::clone(&stream), Rc::clone(&started));
                 set_interval_with_handle(
@@ -156,10 +162,11 @@ pub fn GradingCall(
                         let _ = phase.try_set(Phase::Streaming { chars: 0 });
                     },
                     |bytes, at| {
-                        let mut s = stream.borrow_mut();
-                        s.receive(bytes, at)?;
-                        let chars = s.text().chars().count();
-                        let _ = phase.try_set(Phase::Streaming { chars });
+                        let added = stream.borrow_mut().receive(bytes, at)?;
+                        if !added.is_empty() {
+                            chars += added.chars().count();
+                            let _ = phase.try_set(Phase::Streaming { chars });
+                        }
                         Ok(())
                     },
                 )

@@ -7,8 +7,17 @@
 //! only in the core's masked form with a "Replace key" action; it is kept in
 //! `sessionStorage`, or in `localStorage` when "Remember on this device" is
 //! ticked (`crate::key_storage`). Every check of the URL and the key's need
-//! comes from `ttft_core::second_opinion::provider`. What it deliberately does not do: send
-//! anything, or show the key again.
+//! comes from `ttft_core::second_opinion::provider`.
+//!
+//! A key belongs to the origin of the base URL it was entered for
+//! (`ttft_core::second_opinion::key_origin`): when the provider or base URL changes to
+//! another origin, the key is not used for it; the panel says, in a live
+//! region, where the kept key goes and asks for the key for the new
+//! address. Switching back uses the kept key again; entering a new key
+//! replaces it. A key cannot be entered before the base URL is usable,
+//! because there would be no origin to tie it to.
+//!
+//! What it deliberately does not do: send anything, or show the key again.
 
 use crate::key_storage::{self, KeyPlace};
 use crate::learner_state;
@@ -16,21 +25,30 @@ use crate::learner_state::endpoint::SavedEndpoint;
 use crate::learner_state::merge::next_stamp;
 use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
+use ttft_core::second_opinion::key_origin::{endpoint_origin, BoundKey};
 use ttft_core::second_opinion::provider::{self, find_preset, parse_base_url, ApiKey, PRESETS};
 
-/// The key in use and where it is kept.
+/// The key kept, the origin it was entered for, and where it is kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyHeld {
-    /// The key itself; shown only masked.
-    pub key: ApiKey,
+    /// The key (shown only masked) and its origin.
+    pub bound: BoundKey,
     /// `None` when the browser would not keep it (it lives in the page).
     pub place: Option<KeyPlace>,
+}
+
+impl KeyHeld {
+    /// The key for `saved`: only when its base URL has the origin the key
+    /// was entered for.
+    pub fn for_endpoint(&self, saved: &SavedEndpoint) -> Option<&ApiKey> {
+        self.bound.for_base_url(&saved.base_url)
+    }
 }
 
 /// The stored endpoint and the key kept from before (if any).
 pub fn open_endpoint() -> (Stored<SavedEndpoint>, RwSignal<Option<KeyHeld>>) {
     let endpoint = open_for_app(learner_state::endpoint());
-    let key = key_storage::load().map(|(key, place)| KeyHeld { key, place: Some(place) });
+    let key = key_storage::load().map(|(bound, place)| KeyHeld { bound, place: Some(place) });
     (endpoint, RwSignal::new(key))
 }
 
@@ -97,7 +115,7 @@ pub fn EndpointSettingsPanel(
         })
     };
 
-    let keep = move |k: ApiKey, remember_it: bool| {
+    let keep = move |k: BoundKey, remember_it: bool| {
         let place = if remember_it { KeyPlace::Device } else { KeyPlace::Session };
         match key_storage::save(&k, place) {
             Ok(()) => {
@@ -105,26 +123,32 @@ pub fn EndpointSettingsPanel(
                     KeyPlace::Device => "Key remembered on this device until you forget it.".to_owned(),
                     KeyPlace::Session => "Key kept for this browser session only.".to_owned(),
                 });
-                key.set(Some(KeyHeld { key: k, place: Some(place) }));
+                key.set(Some(KeyHeld { bound: k, place: Some(place) }));
             }
             Err(e) => {
                 said.set(format!("Key in use, but {e}."));
-                key.set(Some(KeyHeld { key: k, place: None }));
+                key.set(Some(KeyHeld { bound: k, place: None }));
             }
         }
     };
     let on_key = move |ev: leptos::ev::Event| {
         let text = event_target_value(&ev);
-        if let Some(k) = ApiKey::new(&text) {
-            keep(k, remember.get_untracked());
-            replacing.set(false);
+        let Some(k) = ApiKey::new(&text) else { return };
+        match signal.with_untracked(|e| BoundKey::new(k, &e.base_url)) {
+            Ok(bound) => {
+                keep(bound, remember.get_untracked());
+                replacing.set(false);
+            }
+            Err(e) => said.set(format!(
+                "The key was not taken: it is kept for one address only, so give a usable base URL first ({e})."
+            )),
         }
     };
     let on_remember = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
         remember.set(on);
         if let Some(held) = key.get_untracked() {
-            keep(held.key, on);
+            keep(held.bound, on);
         }
     };
     let on_forget = {
@@ -143,9 +167,39 @@ pub fn EndpointSettingsPanel(
         }
     };
 
+    // Where the key field's text says the key will go.
+    let key_note = move || match signal.with(|e| endpoint_origin(&e.base_url)) {
+        Some(origin) => format!(
+            "It is kept for {origin} only, the address above. Paste it and leave the field; it is then shown only as \
+             its last four characters."
+        ),
+        None => "Give the base URL first: a key is kept for one address only. Then paste it and leave the field; it \
+                 is then shown only as its last four characters."
+            .to_owned(),
+    };
+    // A kept key whose origin is not the one the settings now name.
+    let elsewhere = move || {
+        key.with(|k| {
+            let k = k.as_ref()?;
+            signal.with(|e| {
+                if k.for_endpoint(e).is_some() {
+                    return None;
+                }
+                let (masked, was) = (k.bound.key.masked(), &k.bound.origin);
+                Some(match endpoint_origin(&e.base_url) {
+                    Some(now) => format!(
+                        "Your key {masked} was entered for {was}, so it is not sent to {now}. Paste the key for {now} \
+                         below if it needs one; switching back to {was} uses the kept key again."
+                    ),
+                    None => format!("Your key {masked} is kept for {was} and is sent only there."),
+                })
+            })
+        })
+    };
     let key_part = move || {
         let held = key.get();
-        match held.filter(|_| !replacing.get()) {
+        let fitting = held.filter(|h| !replacing.get() && signal.with(|e| h.for_endpoint(e).is_some()));
+        match fitting {
             Some(h) => {
                 let where_kept = match h.place {
                     Some(KeyPlace::Session) => "kept for this browser session",
@@ -155,8 +209,8 @@ pub fn EndpointSettingsPanel(
                 view! {
                     <p class="so-key-held">
                         <span id="so-key-label">"API key: "</span>
-                        <span class="so-key-masked">{h.key.masked()}</span>
-                        {format!(" ({where_kept}) ")}
+                        <span class="so-key-masked">{h.bound.key.masked()}</span>
+                        {format!(" (for {}, {where_kept}) ", h.bound.origin)}
                         <button type="button" on:click=move |_| replacing.set(true)>"Replace key"</button>
                     </p>
                 }
@@ -170,12 +224,10 @@ pub fn EndpointSettingsPanel(
                         type="password"
                         autocomplete="off"
                         spellcheck="false"
-                        aria-describedby="so-key-note"
+                        aria-describedby="so-key-origin so-key-note"
                         on:change=on_key
                     />
-                    <p id="so-key-note" class="note-small">
-                        "Paste it and leave the field; it is then shown only as its last four characters."
-                    </p>
+                    <p id="so-key-note" class="note-small">{key_note}</p>
                 </div>
             }
             .into_any(),
@@ -238,6 +290,9 @@ pub fn EndpointSettingsPanel(
                     }
                 />
             </div>
+            <p id="so-key-origin" class="so-key-origin" role="status" aria-live="polite">
+                {move || elsewhere().unwrap_or_default()}
+            </p>
             {key_part}
             <div class="so-field so-check">
                 <input id="so-remember" type="checkbox" prop:checked=move || remember.get() on:change=on_remember />
@@ -259,5 +314,5 @@ pub fn EndpointSettingsPanel(
 
 /// The endpoint these settings resolve to with `key`, or why they cannot.
 pub fn resolve(saved: &SavedEndpoint, key: Option<&KeyHeld>) -> Result<provider::Endpoint, provider::SettingsError> {
-    provider::resolve(&saved.settings(), key.map(|k| &k.key))
+    provider::resolve(&saved.settings(), key.and_then(|k| k.for_endpoint(saved)))
 }

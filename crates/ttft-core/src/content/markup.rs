@@ -65,17 +65,20 @@ fn push_plain(inlines: &[Inline], out: &mut String) {
 
 /// True for `http://…`, `https://…`, `#anchor`, and relative paths such as
 /// `?part=trace` or `notes.html`; false for any other scheme
-/// (`javascript:`, `data:`) and for protocol-relative `//host` links.
+/// (`javascript:`, `data:`), for protocol-relative `//host` links, and for
+/// any backslash: browsers read `\` as `/` in web addresses, so
+/// `/\evil.example` would leave the site. This checks the text only; the app
+/// also resolves a relative link against the page before showing it.
 pub fn is_allowed_href(href: &str) -> bool {
     let href = href.trim();
-    if href.is_empty() || href.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    if href.is_empty() || href.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
         return false;
     }
     let lower = href.to_ascii_lowercase();
     if lower.starts_with("https://") || lower.starts_with("http://") {
         return href.len() > lower.find("://").map_or(0, |i| i + 3);
     }
-    if href.starts_with("//") || href.starts_with('\\') {
+    if href.starts_with("//") {
         return false;
     }
     // A relative reference has no scheme: no ':' before the first '/', '?' or '#'.
@@ -256,8 +259,10 @@ mod tests {
         check("[click](javascript:alert(1))", vec![t("click)")]);
         check("a [x](data:text/html,hi) b", vec![t("a x b")]);
         check("[x](//evil.example)", vec![t("x")]);
+        check("[x](/\\evil.example)", vec![t("x")]);
+        check("[x](https://a.b\\@evil.example)", vec![t("x")]);
         check("[x](https://)", vec![t("x")]);
-        for bad in ["javascript:alert(1)", "JAVASCRIPT:x", "vbscript:x", "data:x", "//h", "", " ", "a b", "mailto:x"] {
+        for bad in ["javascript:alert(1)", "JAVASCRIPT:x", "vbscript:x", "data:x", "//h", "", " ", "a b", "mailto:x", "/\\h", "\\\\h", "a\\b"] {
             assert!(!is_allowed_href(bad), "{bad:?} must be refused");
         }
         for good in ["https://a.b", "http://a.b/c?d#e", "#top", "?part=trace", "notes/a.html", "./x:y"] {

@@ -30,6 +30,11 @@ pub enum CallFailure {
     EndedEarly,
     /// The stream was not readable as server-sent events.
     Unreadable { reason: String },
+    /// The endpoint answered with a redirect, which is not followed: the
+    /// key goes only to the address the learner gave.
+    Redirected,
+    /// The reply's text grew past `limit` bytes (`reply_limit`).
+    TooLarge { limit: usize },
 }
 
 /// The `message` of a JSON error body, if it has one, shortened.
@@ -131,6 +136,8 @@ impl CallFailure {
                 "The reply stopped before it was complete, so it is not shown as a score. Try again.".to_owned()
             }
             CallFailure::Unreadable { reason } => format!("The reply could not be read as a stream: {reason}."),
+            CallFailure::Redirected => crate::second_opinion::reply_limit::REDIRECTED.to_owned(),
+            CallFailure::TooLarge { limit } => crate::second_opinion::reply_limit::too_large(*limit),
         }
     }
 }

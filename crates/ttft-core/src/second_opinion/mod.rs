@@ -33,8 +33,10 @@
 
 pub mod comparison;
 pub mod failures;
+pub mod key_origin;
 pub mod provider;
 pub mod reply;
+pub mod reply_limit;
 pub mod request;
 pub mod sse;
 pub mod stream;

@@ -4,8 +4,9 @@
 //! Every preset speaks the OpenAI-compatible chat-completions API, so one
 //! request shape serves them all; only the base URL and whether a key is
 //! needed differ. A base URL must be `https://`, or plain `http://` only
-//! for the learner's own machine (`localhost`, `127.0.0.1`, `[::1]`), so a
-//! key is never sent in clear over a network.
+//! for the learner's own machine (`localhost`, `127.0.0.1`; not `[::1]`,
+//! which the page's Content-Security-Policy cannot name), so a key is never
+//! sent in clear over a network.
 //!
 //! The key is an [`ApiKey`]: it implements neither `Serialize` nor `Display`,
 //! and its `Debug` masks it, so no type in this module (or one that contains
@@ -113,6 +114,9 @@ pub enum BaseUrlError {
     QueryOrFragment,
     /// Characters a URL cannot hold (spaces, quotes, control characters).
     BadCharacter,
+    /// `http://[::1]`: this machine, but the released page's security policy
+    /// (`connect-src`) can name only `localhost` and `127.0.0.1`.
+    Ipv6Loopback,
 }
 
 impl fmt::Display for BaseUrlError {
@@ -128,6 +132,7 @@ impl fmt::Display for BaseUrlError {
             BaseUrlError::Credentials => f.write_str("remove the user name and password from the address; the key goes in its own field"),
             BaseUrlError::QueryOrFragment => f.write_str("remove the ? or # part: give the base URL only"),
             BaseUrlError::BadCharacter => f.write_str("the address holds a space, quote or other character a URL cannot contain"),
+            BaseUrlError::Ipv6Loopback => f.write_str("this page may not call http://[::1]; use http://localhost or http://127.0.0.1 with the same port"),
         }
     }
 }
@@ -224,6 +229,7 @@ pub fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
     let local = is_loopback_host(host);
     match scheme.as_str() {
         "https" => {}
+        "http" if host == "[::1]" => return Err(BaseUrlError::Ipv6Loopback),
         "http" if local => {}
         "http" => return Err(BaseUrlError::InsecureRemote { host: host.to_owned() }),
         _ => return Err(BaseUrlError::Scheme { scheme }),
@@ -351,7 +357,8 @@ mod tests {
         check(" HTTPS://API.openai.com/v1/ ", Ok("https://api.openai.com/v1/chat/completions"));
         check("http://localhost:8000/v1", Ok("http://localhost:8000/v1/chat/completions"));
         check("http://127.0.0.1:8080/v1", Ok("http://127.0.0.1:8080/v1/chat/completions"));
-        check("http://[::1]:8080/v1", Ok("http://[::1]:8080/v1/chat/completions"));
+        check("http://[::1]:8080/v1", Err(BaseUrlError::Ipv6Loopback));
+        check("https://[::1]:8080/v1", Ok("https://[::1]:8080/v1/chat/completions"));
         check("http://example.com/v1", Err(BaseUrlError::InsecureRemote { host: "example.com".into() }));
         check("http://localhost.evil.com/v1", Err(BaseUrlError::InsecureRemote { host: "localhost.evil.com".into() }));
         check("ftp://x/v1", Err(BaseUrlError::Scheme { scheme: "ftp".into() }));

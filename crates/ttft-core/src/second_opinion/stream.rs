@@ -3,6 +3,7 @@
 //! ([`ClientTiming`]), with what the browser's clock can and cannot say.
 
 use crate::second_opinion::failures::CallFailure;
+use crate::second_opinion::reply_limit::REPLY_TEXT_LIMIT;
 use crate::second_opinion::sse::{error_code, error_message, read_chunk, SseError, SseParser, StreamItem};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -103,6 +104,9 @@ impl GradingStream {
             match read_chunk(&event) {
                 StreamItem::Delta { content, finish_reason } => {
                     if let Some(c) = content.filter(|c| !c.is_empty()) {
+                        if self.text.len() + added.len() + c.len() > REPLY_TEXT_LIMIT {
+                            return Err(CallFailure::TooLarge { limit: REPLY_TEXT_LIMIT });
+                        }
                         added.push_str(&c);
                     }
                     if finish_reason.is_some() {
