@@ -212,6 +212,7 @@ pub(crate) mod tests {
             ],
             ready_at: 8,
             gate: "latency_metrics".into(),
+            threshold_note: "An estimate.".into(),
         }
     }
 

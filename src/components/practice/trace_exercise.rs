@@ -106,7 +106,7 @@ impl FieldKind {
     fn plain_wrong(self) -> &'static str {
         match self {
             FieldKind::Dominant => "Not the largest part. Compare queue wait, prefill and emit for this request.",
-            FieldKind::Share => "Not this request's dominant share. Divide the largest part by TTFT.",
+            FieldKind::Share => "Not the share of TTFT taken by the part you named. Divide that part by TTFT.",
             FieldKind::Investigate => "This does not match what the request's split and the target call for.",
         }
     }
@@ -329,7 +329,8 @@ pub fn TraceExercisePage(
                 <h2 id="tx-answers-title">"Your diagnosis"</h2>
                 <p>
                     "For each request: the dominant delay, its share of TTFT in percent (one decimal), \
-                     and what you would investigate first. Check as often as you like."
+                     and what you would investigate first. The share is checked as the share of the part you \
+                     name. Check as often as you like."
                 </p>
                 <form class="tx-form" on:submit=|ev| ev.prevent_default()>
                     {forms}

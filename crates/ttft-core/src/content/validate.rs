@@ -365,6 +365,9 @@ pub fn validate_rubric(r: &Rubric) -> Vec<ContentProblem> {
             p.add(format!("{base}.dimensions[{i}].title"), format!("{}: the title is empty", d.id));
         }
     }
+    if r.threshold_note.trim().is_empty() {
+        p.add(format!("{base}.threshold_note"), "say what the readiness threshold rests on");
+    }
     if !r.dimensions.iter().any(|d| d.id == r.gate) {
         p.add(format!("{base}.gate"), format!("\"{}\" is not a dimension of the rubric", r.gate));
     }
@@ -567,10 +570,12 @@ pub(crate) mod tests {
         r.gate = "latency".into();
         r.ready_at = 11;
         r.dimensions[1].levels[2] = " ".into();
+        r.threshold_note.clear();
         check(
             validate_rubric(&r),
             &[
                 "rubric.dimensions[1].levels[2]: clocks: what earns 2 is empty",
+                "rubric.threshold_note: say what the readiness threshold rests on",
                 "rubric.gate: \"latency\" is not a dimension of the rubric",
                 "rubric.ready_at: 11 cannot be a threshold on a total out of 10",
             ],
