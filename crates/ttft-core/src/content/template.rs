@@ -32,6 +32,7 @@
 //! | row | `over`, `margin` (against the exercise's target) | `1,400 ms` |
 //! | `worked` | `decode`, `end_to_end`, `unseen`, `time_per_token` | `12,000 ms` |
 //! | `worked` | `tokens_after_first`, `rate` | `480`, `40 tokens/s` |
+//! | `worked` | `prompt_tokens` (as the timeline states it) | `3,000` |
 //! | batch workload | `total_tokens`, `time.<config>` (to the nearest second) | `4,000,000`, `1,667 s` |
 //!
 //! `over` and `margin` are errors when they do not apply (a row within its
@@ -165,6 +166,9 @@ fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
             let s = split(worked.request_trace())?;
             if let Some(v) = split_value(&s, key, argument) {
                 return v.ok_or_else(unknown_key);
+            }
+            if (key, argument) == ("prompt_tokens", None) {
+                return Ok(group_thousands(worked.prompt_tokens));
             }
             worked_value(placeholder, &s, worked.browser_first_text_ms, key, argument)
         }
@@ -370,7 +374,7 @@ mod tests {
                 followups: vec![],
                 answer_limit: 5_000,
             },
-            rubric: Rubric { dimensions: vec![], ready_at: 8, gate: String::new() },
+            rubric: Rubric { dimensions: vec![], ready_at: 8, gate: String::new(), threshold_note: String::new() },
         }
     }
 
@@ -412,6 +416,8 @@ mod tests {
         check("{worked.rate}, {worked.time_per_token}", Ok("40 tokens/s, 25 ms"));
         check("{worked.tokens_after_first} in {worked.decode}", Ok("480 in 12,000 ms"));
         check("{worked.end_to_end}; {worked.unseen}", Ok("12,360 ms; 90 ms"));
+        check("a {worked.prompt_tokens}-token prompt", Ok("a 3,000-token prompt"));
+        check("{worked.prompt_tokens.x}", Err(key_error("worked.prompt_tokens.x")));
     }
 
     #[test]
