@@ -321,7 +321,7 @@ pub fn TraceExercisePage(
             <p><Prose text=exercise.intro.clone() /></p>
             <p class="target">
                 <strong>"Target: "</strong>
-                {format!("a server TTFT of at most {target} per hint.")}
+                {format!("a server TTFT of at most {target} per request.")}
             </p>
             <TraceTable rows=exercise.requests.clone() caption_id="trace-table-caption" />
             {trace_chart(&exercise.requests, target)}
@@ -700,7 +700,7 @@ fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                     aria-labelledby="tx-chart-title tx-chart-desc"
                     focusable="false"
                 >
-                    <title id="tx-chart-title">"Queue wait, prefill and emit of each hint request"</title>
+                    <title id="tx-chart-title">"Queue wait, prefill and emit of each request"</title>
                     <desc id="tx-chart-desc">
                         {format!("Stacked bars on one millisecond axis from 0 to {} ms, with the target at {target}. {description}", group_thousands(axis_ms.unsigned_abs()))}
                     </desc>
@@ -751,7 +751,7 @@ pub fn TraceTable(
     view! {
         <div class="table-scroll" role="region" aria-labelledby=caption_id tabindex="0">
             <table class="trace-table">
-                <caption id=caption_id>"Hint requests: server-side milliseconds on one clock"</caption>
+                <caption id=caption_id>"The requests: server-side milliseconds on one clock"</caption>
                 <thead>
                     <tr>
                         <th scope="col">"Request"</th>
