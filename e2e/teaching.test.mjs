@@ -54,6 +54,8 @@ test('chunked prefill is not the first step for H3, and the feedback says why', 
   assert.match(await description(investigate), /other requests/);
   assert.match(await description(investigate), /does not make this prompt's own prefill any shorter/);
   await screenshot(page, 'teaching-trace-chunked-prefill');
+  await page.setViewportSize({ width: 360, height: 900 });
+  await investigate.locator('xpath=ancestor::fieldset[1]').screenshot({ path: 'e2e/screenshots/teaching-trace-h3-360.png' });
   assertNoProblems(problems);
   await context.close();
 });
@@ -81,6 +83,8 @@ test('the choice and interview pages say their figures are synthetic; the self-s
     if (part === 'interview') {
       assert.match(await page.locator('main').innerText(), /in your own words, before you open the reference answer/);
       assert.match(await page.locator('.self-score').innerText(), /editors' estimates of readiness/);
+      await page.setViewportSize({ width: 360, height: 900 });
+      await page.locator('.self-score > p').first().screenshot({ path: 'e2e/screenshots/teaching-self-score-360.png' });
     }
     await screenshot(page, `teaching-${part}`);
     assertNoProblems(problems);
