@@ -81,7 +81,7 @@ async function answerTrace(page, answers) {
 test('trace exercise: wrong answers are explained beside their fields, corrected, and kept over a reload', async () => {
   const { page, context, problems } = await open('trace');
   await axeCheck(page, { label: 'trace exercise, fresh' });
-  const chart = page.getByRole('img', { name: 'Queue wait, prefill and emit of each hint request' });
+  const chart = page.getByRole('img', { name: 'Queue wait, prefill and emit of each request' });
   assert.equal(await chart.count(), 1, 'the chart is an image with a name');
   assert.equal(await page.getByRole('figure', { name: /1,000 ms target/ }).count(), 1, 'the chart\'s caption names the target');
   assert.equal(await revealed(page).count(), 1, 'the answers are on the page');
@@ -94,7 +94,13 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   });
   await page.getByRole('button', { name: 'Check answers' }).click();
   const status = page.getByRole('status', { name: 'Result of your check' });
-  await waitForText(status, "Check 1: 2 of 4 requests fully right; H2's share is wrong, H4's dominant delay is wrong.");
+  await waitForText(
+    status,
+    "Check 1: 2 of 4 requests fully right; H2's share is wrong, H4's dominant delay is wrong, H4's share is wrong.",
+  );
+  // The share is judged as the share of the part named: 60.6% is queue
+  // wait's, not prefill's.
+  assert.match(await description(page.getByLabel('H4: Its share of TTFT (%)')), /Wrong: Another part's share\./);
   const h2Share = page.getByLabel('H2: Its share of TTFT (%)');
   assert.equal(await h2Share.getAttribute('aria-invalid'), 'true');
   assert.match(await description(h2Share), /Wrong: Milliseconds, not a share\./);

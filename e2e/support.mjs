@@ -82,7 +82,10 @@ export async function startServer({ root = DIST, mount = MOUNT } = {}) {
   await stat(join(base, 'index.html')).catch(() => {
     throw new Error(`${join(base, 'index.html')} is missing: run ./scripts/release first`);
   });
-  const server = createServer(async (req, res) => {
+  // Node refuses request lines over 16 KB by default; the core lets a
+  // content= link run to 32 K characters (authoring::MAX_URL_CHARS), and the
+  // built-in exercises, put in a link, come close to 17 K.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, async (req, res) => {
     const notFound = () => {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('not found\n');

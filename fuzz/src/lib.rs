@@ -36,7 +36,9 @@ pub fn share(data: &[u8]) {
         let h2 = TtftSplit { queue_wait: Micros::from_ms(2_325), prefill: Micros::from_ms(65), emit: Micros::from_ms(10) };
         let expected = expect(h2, Micros::from_ms(1_000));
         let context = Context { end_to_end: Some(Micros::from_ms(9_000)), long_prompt: false };
-        let _ = check_share(&q, &expected, &context, 20);
+        for named in [None, Some(ttft_latency::Part::QueueWait), Some(ttft_latency::Part::Prefill)] {
+            let _ = check_share(&q, &expected, &context, 20, named);
+        }
     }
     let _ = check_seconds(Some(text), 4_000_000, 2_400);
     let _ = check_seconds(Some(text), u64::MAX, 1);

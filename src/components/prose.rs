@@ -20,16 +20,30 @@ use crate::course::CourseContext;
 use crate::navigation::Navigator;
 use crate::route::CoursePart;
 use leptos::prelude::*;
+use std::sync::Arc;
+use ttft_core::authoring::AuthoredExercise;
 use ttft_core::content::markup::{self, Inline};
+use ttft_core::content::template::{fill_from, Sources};
+
+/// An instructor's authored file, provided around the exercise it shows:
+/// prose inside it fills its placeholders from that file alone, as the
+/// core's validation checked them, never from the built-in course.
+#[derive(Clone, Debug)]
+pub struct AuthoredScope(pub Arc<AuthoredExercise>);
 
 /// A content string with its placeholders filled. If filling fails (the
 /// content test should make that impossible) the text is shown as written
 /// and the reason goes to the console.
 pub fn fill(text: &str) -> String {
-    let Some(CourseContext(course)) = use_context::<CourseContext>() else {
+    let filled = if let Some(AuthoredScope(file)) = use_context::<AuthoredScope>() {
+        let sources = Sources { trace: file.trace_exercise.as_ref(), config: file.config_exercise.as_ref(), worked: None };
+        fill_from(text, &sources)
+    } else if let Some(CourseContext(course)) = use_context::<CourseContext>() {
+        fill_from(text, &Sources::course(&course))
+    } else {
         return text.to_owned();
     };
-    match ttft_core::content::template::fill(text, &course) {
+    match filled {
         Ok(filled) => filled,
         Err(e) => {
             leptos::logging::warn!("course text could not be filled ({e}): {text}");

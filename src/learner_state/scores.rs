@@ -48,6 +48,7 @@ mod tests {
             dimensions: vec![Dimension { id: "split".into(), title: "Split".into(), levels: Default::default() }],
             ready_at: 1,
             gate: "split".into(),
+            threshold_note: String::new(),
         };
         let mut score = RubricScore::default();
         let _ = score.set("split", 1);

@@ -17,6 +17,11 @@ use std::fmt;
 /// The highest score on a dimension.
 pub const MAX_SCORE: u8 = 2;
 
+/// The highest total on `rubric`: every dimension at [`MAX_SCORE`].
+pub fn max_total(rubric: &Rubric) -> u32 {
+    rubric.dimensions.len() as u32 * u32::from(MAX_SCORE)
+}
+
 /// A score outside 0..=2.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreOutOfRange {
@@ -90,7 +95,7 @@ impl RubricScore {
     /// The readiness verdict against `rubric`.
     pub fn assess(&self, rubric: &Rubric) -> Readiness {
         let total = self.total(rubric);
-        let max = rubric.dimensions.len() as u32 * u32::from(MAX_SCORE);
+        let max = max_total(rubric);
         let unscored: Vec<String> =
             rubric.dimensions.iter().filter(|d| self.get(&d.id).is_none()).map(|d| d.title.clone()).collect();
         let gate_title = rubric
@@ -212,6 +217,7 @@ pub(crate) mod tests {
             ],
             ready_at: 8,
             gate: "latency_metrics".into(),
+            threshold_note: "An estimate.".into(),
         }
     }
 
@@ -254,6 +260,10 @@ pub(crate) mod tests {
         let mut s = RubricScore::default();
         assert_eq!(s.assess(&r).progress(), "0 of 10 · Scored 0 of 5 dimensions");
         assert_eq!(s.assess(&r).rule(), "Ready at 8 of 10, with no 0 in Latency metrics from the trace");
+        assert_eq!(max_total(&r), 10);
+        let mut three = r.clone();
+        three.dimensions.truncate(3);
+        assert_eq!(max_total(&three), 6, "the maximum follows the rubric, not a literal 10");
         assert_eq!(s.set("clocks", 3), Err(ScoreOutOfRange { dimension: "clocks".into(), score: 3 }));
         s.set("clocks", 2).unwrap();
         s.set("not_a_dimension", 2).unwrap();

@@ -21,7 +21,7 @@ mod fuzz_bodies;
 
 /// A one-row trace exercise with an action of every class.
 fn one_row(q: i64, p: i64, e: i64, target_ms: i64) -> TraceExercise {
-    let action = |id: &str, class| Action { id: id.into(), label: id.into(), class };
+    let action = |id: &str, class| Action { id: id.into(), label: id.into(), class, protects_others: false };
     TraceExercise {
         id: "x".into(),
         title: String::new(),

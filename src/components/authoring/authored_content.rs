@@ -26,6 +26,7 @@
 
 use crate::components::practice::config_choice::ConfigChoicePage;
 use crate::components::practice::trace_exercise::TraceExercisePage;
+use crate::components::prose::AuthoredScope;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::authoring::{load_from_url, parse_authored, AuthoredExercise, FILE_PATH};
@@ -145,9 +146,12 @@ pub fn AuthoredPart(
                     AuthoredKind::Choice => file.config_exercise.is_some(),
                 };
                 if has {
+                    let scope = AuthoredScope(Arc::clone(&file));
                     view! {
                         {source_notice(&source)}
-                        {exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())}
+                        <leptos::context::Provider value=scope>
+                            {exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())}
+                        </leptos::context::Provider>
                     }
                     .into_any()
                 } else {

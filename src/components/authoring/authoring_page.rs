@@ -20,6 +20,7 @@ use crate::components::authoring::authored_content::{problem_item, AuthoredKind}
 use crate::components::embed::embed_panel::{copy_text, page_url};
 use crate::components::practice::config_choice::ConfigChoicePage;
 use crate::components::practice::trace_exercise::TraceExercisePage;
+use crate::components::prose::AuthoredScope;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -299,6 +300,7 @@ pub fn AuthoringPage(
                 x.id = format!("preview-{}", x.id);
                 x
             });
+            let scope = AuthoredScope(std::sync::Arc::new(AuthoredExercise::new(trace.clone(), config.clone())));
             let shown = move || {
                 let kind = if trace.is_none() { AuthoredKind::Choice } else if config.is_none() { AuthoredKind::Trace } else { preview_kind.get() };
                 match (kind, &trace, &config) {
@@ -311,7 +313,7 @@ pub fn AuthoringPage(
                 <section class="author-preview" aria-labelledby="author-preview-title">
                     <h2 id="author-preview-title">"Preview: as learners will see it"</h2>
                     {choose}
-                    <div class="author-preview-frame">{shown}</div>
+                    <div class="author-preview-frame"><leptos::context::Provider value=scope>{shown}</leptos::context::Provider></div>
                 </section>
             }
         })

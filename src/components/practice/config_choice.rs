@@ -635,7 +635,7 @@ fn configs_table(configs: &[ServingConfig]) -> impl IntoView {
     view! {
         <div class="table-scroll" role="region" aria-labelledby="configs-caption" tabindex="0">
             <table>
-                <caption id="configs-caption">"Two configurations of the same model revision, same hardware, same mixed workload"</caption>
+                <caption id="configs-caption">"The configurations, as measured"</caption>
                 <thead><tr><th scope="col">"Measure"</th>{head}</tr></thead>
                 <tbody>{body}</tbody>
             </table>

@@ -150,6 +150,8 @@ pub fn ScoreHistory(
     saved: Stored<SavedScores>,
     /// The status line shared with the self-score.
     status: HistoryStatus,
+    /// The highest total the rubric allows (`ttft_core::rubric::max_total`).
+    max_total: u32,
 ) -> impl IntoView {
     let scores_now = saved.signal();
     let entries = move || scores_now.with(|s| s.history.entries.clone());
@@ -249,11 +251,11 @@ pub fn ScoreHistory(
                 view! {
                     <tr>
                         <th scope="row"><time datetime=iso>{shown}</time></th>
-                        <td class="num">{format!("{} of 10", e.total)}</td>
+                        <td class="num">{format!("{} of {max_total}", e.total)}</td>
                         <td>{if e.ready { "ready" } else { "not yet ready" }}</td>
                         <td class="num">{e.hints_used.map_or_else(|| "not recorded".to_owned(), |h| h.to_string())}</td>
                         <td class="num">{e.answer_chars.map_or_else(|| "not recorded".to_owned(), |c| c.to_string())}</td>
-                        <td>{ai_cell(&e)}</td>
+                        <td>{ai_cell(&e, max_total)}</td>
                         <td>
                             <button type="button" class="small" aria-label=label on:click=move |_| delete(id.clone())>
                                 "Delete"
@@ -264,7 +266,7 @@ pub fn ScoreHistory(
             })
             .collect_view()
     };
-    let trend = move || scores_now.with(|s| trend_view(&s.history));
+    let trend = move || scores_now.with(|s| trend_view(&s.history, max_total));
     let gap_line = move || {
         scores_now.with(|s| s.history.gap_trend()).map(|g| view! { <p class="history-gap">{format!("{g}.")}</p> })
     };
@@ -333,7 +335,7 @@ pub fn ScoreHistory(
 /// to newest; nothing with fewer than two scores.
 /// The AI column of one saved score: the AI's total and model, the gap the
 /// core computes, and how many dimensions were adopted.
-fn ai_cell(e: &Entry) -> String {
+fn ai_cell(e: &Entry, max_total: u32) -> String {
     let Some(ai) = &e.second_opinion else { return "none".to_owned() };
     let total = ai.total();
     let gap = e.gap().map_or_else(|| "every dimension adopted".to_owned(), |g| format!("you: {g}"));
@@ -342,16 +344,17 @@ fn ai_cell(e: &Entry) -> String {
         1 => "; 1 score adopted".to_owned(),
         n => format!("; {n} scores adopted"),
     };
-    format!("{total} of 10 from {}; {gap}{adopted}", ai.model)
+    format!("{total} of {max_total} from {}; {gap}{adopted}", ai.model)
 }
 
-fn trend_view(history: &History) -> Option<impl IntoView> {
+fn trend_view(history: &History, max_total: u32) -> Option<impl IntoView> {
     let trend = history.trend()?;
     // Oldest first for the line; the totals are the core's saved ones.
     let totals: Vec<u32> = history.entries.iter().rev().map(|e| e.total).collect();
     let (width, height, pad) = (160.0_f64, 40.0_f64, 4.0_f64);
+    let max = max_total.max(1);
     let step = (width - 2.0 * pad) / (totals.len().saturating_sub(1).max(1)) as f64;
-    let point = |i: usize, t: u32| (pad + step * i as f64, height - pad - (f64::from(t.min(10)) / 10.0) * (height - 2.0 * pad));
+    let point = |i: usize, t: u32| (pad + step * i as f64, height - pad - (f64::from(t.min(max)) / f64::from(max)) * (height - 2.0 * pad));
     let points = totals
         .iter()
         .enumerate()
@@ -375,7 +378,7 @@ fn trend_view(history: &History) -> Option<impl IntoView> {
         <div class="trend">
             <svg viewBox=format!("0 0 {width} {height}") class="sparkline" role="img" aria-labelledby="trend-title trend-desc" focusable="false">
                 <title id="trend-title">"Totals of your saved scores, oldest to newest"</title>
-                <desc id="trend-desc">{format!("Out of 10: {listed}.")}</desc>
+                <desc id="trend-desc">{format!("Out of {max_total}: {listed}.")}</desc>
                 <line x1=pad.to_string() x2=format!("{}", width - pad) y1=format!("{}", height - pad) y2=format!("{}", height - pad) class="chart-rule" />
                 <polyline points=points class="spark-line" />
                 {dots}

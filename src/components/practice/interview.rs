@@ -79,6 +79,7 @@ pub fn InterviewPage(
     let work: Stored<InterviewWork> = open_for_app(learner_state::interview_work(&interview.id));
     let saved: Stored<SavedScores> = open_for_app(learner_state::saved_scores(&interview.id));
     let rubric: Option<Rubric> = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
+    let max_total = rubric.as_ref().map_or(0, ttft_core::rubric::max_total);
     let status = HistoryStatus::new();
     let limit = interview.answer_limit;
 
@@ -163,7 +164,7 @@ pub fn InterviewPage(
             </section>
             <section aria-labelledby="iq-history" class="step">
                 <h2 id="iq-history"><span class="step-number">"6"</span>"Your saved scores"</h2>
-                <ScoreHistory saved=saved status=status />
+                <ScoreHistory saved=saved status=status max_total=max_total />
             </section>
             <section aria-labelledby="iq-followups" class="step">
                 <h2 id="iq-followups"><span class="step-number">"7"</span>"Follow-up questions"</h2>

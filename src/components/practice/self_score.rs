@@ -100,7 +100,8 @@ pub fn SelfScore(
         <div class="self-score">
             <p>
                 "Score your own answer on each dimension against what earns each score. "
-                {readiness.with_untracked(|r| format!("{}.", r.rule()))}
+                {readiness.with_untracked(|r| format!("{}. ", r.rule()))}
+                <Prose text=rubric.threshold_note.clone() />
             </p>
             <form class="score-form" on:submit=|ev| ev.prevent_default()>
                 {groups}

@@ -52,7 +52,7 @@ impl FieldKind {
     fn plain_wrong(self) -> &'static str {
         match self {
             FieldKind::Dominant => "Not the largest part. Compare queue wait, prefill and emit for this request.",
-            FieldKind::Share => "Not this request's dominant share. Divide the largest part by TTFT.",
+            FieldKind::Share => "Not the share of TTFT taken by the part you named. Divide that part by TTFT.",
             FieldKind::Investigate => "This does not match what the request's split and the target call for.",
         }
     }
@@ -270,7 +270,7 @@ pub fn TraceExercisePage(
             <p><Prose text=exercise.intro.clone() /></p>
             <p class="target">
                 <strong>"Target: "</strong>
-                {format!("a server TTFT of at most {target} per hint.")}
+                {format!("a server TTFT of at most {target} per request.")}
             </p>
             <TraceTable rows=exercise.requests.clone() caption_id="trace-table-caption" />
             {trace_chart(&exercise.requests, target)}
@@ -278,7 +278,8 @@ pub fn TraceExercisePage(
                 <h2 id="tx-answers-title">"Your diagnosis"</h2>
                 <p>
                     "For each request: the dominant delay, its share of TTFT in percent (one decimal), \
-                     and what you would investigate first. Check as often as you like."
+                     and what you would investigate first. The share is checked as the share of the part you \
+                     name. Check as often as you like."
                 </p>
                 <form class="tx-form" on:submit=|ev| ev.prevent_default()>
                     {forms}
@@ -652,7 +653,7 @@ fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                     aria-labelledby="tx-chart-title tx-chart-desc"
                     focusable="false"
                 >
-                    <title id="tx-chart-title">"Queue wait, prefill and emit of each hint request"</title>
+                    <title id="tx-chart-title">"Queue wait, prefill and emit of each request"</title>
                     <desc id="tx-chart-desc">
                         {format!("Stacked bars on one millisecond axis from 0 to {} ms, with the target at {target}. {description}", group_thousands(axis_ms.unsigned_abs()))}
                     </desc>
@@ -703,7 +704,7 @@ pub fn TraceTable(
     view! {
         <div class="table-scroll" role="region" aria-labelledby=caption_id tabindex="0">
             <table class="trace-table">
-                <caption id=caption_id>"Hint requests: server-side milliseconds on one clock"</caption>
+                <caption id=caption_id>"The requests: server-side milliseconds on one clock"</caption>
                 <thead>
                     <tr>
                         <th scope="col">"Request"</th>

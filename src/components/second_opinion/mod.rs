@@ -69,11 +69,6 @@ impl Opinion {
             Some(SecondOpinion::new(&g.model, g.grade.as_rubric_score().scores, &g.adopted, score))
         })
     }
-
-    /// True when there is a grade, but of an earlier version of `answer`.
-    pub fn is_stale(&self, answer: &str) -> bool {
-        self.0.with(|g| g.as_ref().is_some_and(|g| g.answer != answer))
-    }
 }
 
 /// The "Second opinion (optional)" step: settings, preview and send, the

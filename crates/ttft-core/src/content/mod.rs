@@ -276,6 +276,13 @@ pub struct Action {
     pub id: String,
     pub label: String,
     pub class: CauseClass,
+    /// True for a change that protects *other* requests from this one
+    /// rather than shortening this request's own first-token time (chunked
+    /// prefill keeps others moving during a long prefill, but does not make
+    /// that prefill shorter). It fits its class, yet it is never the first
+    /// thing to try for a request over its target.
+    #[serde(default)]
+    pub protects_others: bool,
 }
 
 /// Explanation text for one misconception.
@@ -427,6 +434,9 @@ pub struct Rubric {
     pub ready_at: u8,
     /// The dimension that must not score 0 for readiness.
     pub gate: String,
+    /// What the threshold rests on, shown beside it at the self-score (the
+    /// course's thresholds are editorial estimates, not measured cut-offs).
+    pub threshold_note: String,
 }
 
 /// One rubric dimension with what earns each score.

@@ -32,13 +32,14 @@
 //! | row | `over`, `margin` (against the exercise's target) | `1,400 ms` |
 //! | `worked` | `decode`, `end_to_end`, `unseen`, `time_per_token` | `12,000 ms` |
 //! | `worked` | `tokens_after_first`, `rate` | `480`, `40 tokens/s` |
+//! | `worked` | `prompt_tokens` (as the timeline states it) | `3,000` |
 //! | batch workload | `total_tokens`, `time.<config>` (to the nearest second) | `4,000,000`, `1,667 s` |
 //!
 //! `over` and `margin` are errors when they do not apply (a row within its
 //! target has no `over`), so prose cannot state a comparison that is false.
 
 use crate::exercises::config_choice::{plan, ChoiceError, WorkloadPlan};
-use crate::content::{Course, ServingConfig, Workload};
+use crate::content::{ConfigExercise, Course, ServingConfig, TraceExercise, WorkedTimeline, Workload};
 use ttft_latency::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict};
 use ttft_latency::time::{group_thousands, Micros};
 use ttft_latency::timing::TimingError;
@@ -90,9 +91,42 @@ impl fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
+/// What placeholders may name: the parts of a course a text belongs with.
+/// The built-in course offers all three; an instructor's authored file
+/// offers only its own exercises, so its prose is filled from that file and
+/// can never cite the built-in course's figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sources<'a> {
+    /// The worked timeline (`worked`).
+    pub worked: Option<&'a WorkedTimeline>,
+    /// The trace exercise, whose rows are subjects and whose target gives
+    /// `over` and `margin`.
+    pub trace: Option<&'a TraceExercise>,
+    /// The configuration exercise, whose workloads are subjects.
+    pub config: Option<&'a ConfigExercise>,
+}
+
+impl<'a> Sources<'a> {
+    /// Everything in the course.
+    pub fn course(course: &'a Course) -> Sources<'a> {
+        Sources {
+            worked: Some(&course.worked_timeline),
+            trace: Some(&course.trace_exercise),
+            config: Some(&course.config_exercise),
+        }
+    }
+}
+
 /// Replaces every placeholder in `text` with the value the core computes
 /// from `course`. Text without placeholders comes back unchanged.
 pub fn fill(text: &str, course: &Course) -> Result<String, TemplateError> {
+    fill_from(text, &Sources::course(course))
+}
+
+/// Replaces every placeholder in `text` with the value the core computes
+/// from `sources` alone; a subject outside them is unknown.
+pub fn fill_from(text: &str, sources: &Sources<'_>) -> Result<String, TemplateError> {
+    let course = sources;
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     let mut offset = 0;
@@ -128,12 +162,14 @@ pub fn fill(text: &str, course: &Course) -> Result<String, TemplateError> {
 
 /// What a placeholder's subject names.
 enum Subject<'a> {
-    Worked,
-    Row(&'a crate::content::TraceRow),
-    Workload(&'a Workload),
+    Worked(&'a WorkedTimeline),
+    /// A trace row and its exercise's target in ms.
+    Row(&'a crate::content::TraceRow, i64),
+    /// A workload and the configurations it is planned on.
+    Workload(&'a Workload, &'a [ServingConfig]),
 }
 
-fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
+fn value(placeholder: &str, course: &Sources<'_>) -> Result<String, TemplateError> {
     let unknown_key = || TemplateError::UnknownKey { placeholder: placeholder.to_owned() };
     let mut segments = placeholder.split('.');
     let subject_name = segments.next().unwrap_or_default();
@@ -144,11 +180,15 @@ fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
     }
 
     let mut found = Vec::new();
-    if subject_name == "worked" {
-        found.push(Subject::Worked);
+    if let Some(worked) = course.worked.filter(|_| subject_name == "worked") {
+        found.push(Subject::Worked(worked));
     }
-    found.extend(course.trace_exercise.requests.iter().filter(|r| r.id == subject_name).map(Subject::Row));
-    found.extend(course.config_exercise.workloads.iter().filter(|w| w.id == subject_name).map(Subject::Workload));
+    if let Some(x) = course.trace {
+        found.extend(x.requests.iter().filter(|r| r.id == subject_name).map(|r| Subject::Row(r, x.target_ms)));
+    }
+    if let Some(x) = course.config {
+        found.extend(x.workloads.iter().filter(|w| w.id == subject_name).map(|w| Subject::Workload(w, &x.configs)));
+    }
     if found.len() > 1 {
         return Err(TemplateError::AmbiguousSubject { placeholder: placeholder.to_owned() });
     }
@@ -160,20 +200,22 @@ fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
         split_request(&trace).map_err(|error| TemplateError::Timing { placeholder: placeholder.to_owned(), error })
     };
     match subject {
-        Subject::Worked => {
-            let worked = &course.worked_timeline;
+        Subject::Worked(worked) => {
             let s = split(worked.request_trace())?;
             if let Some(v) = split_value(&s, key, argument) {
                 return v.ok_or_else(unknown_key);
             }
+            if (key, argument) == ("prompt_tokens", None) {
+                return Ok(group_thousands(worked.prompt_tokens));
+            }
             worked_value(placeholder, &s, worked.browser_first_text_ms, key, argument)
         }
-        Subject::Row(row) => {
+        Subject::Row(row, target_ms) => {
             let s = split(row.request_trace())?;
             if let Some(v) = split_value(&s, key, argument) {
                 return v.ok_or_else(unknown_key);
             }
-            let verdict = s.split.verdict(Micros::from_ms(course.trace_exercise.target_ms));
+            let verdict = s.split.verdict(Micros::from_ms(target_ms));
             match (key, argument, verdict) {
                 ("over", None, TargetVerdict::Over { by }) => Ok(by.to_string()),
                 ("over", None, _) => Err(not_applicable(placeholder, "this request is within its target")),
@@ -182,7 +224,7 @@ fn value(placeholder: &str, course: &Course) -> Result<String, TemplateError> {
                 _ => Err(unknown_key()),
             }
         }
-        Subject::Workload(w) => workload_value(placeholder, w, &course.config_exercise.configs, key, argument),
+        Subject::Workload(w, configs) => workload_value(placeholder, w, configs, key, argument),
     }
 }
 
@@ -370,7 +412,7 @@ mod tests {
                 followups: vec![],
                 answer_limit: 5_000,
             },
-            rubric: Rubric { dimensions: vec![], ready_at: 8, gate: String::new() },
+            rubric: Rubric { dimensions: vec![], ready_at: 8, gate: String::new(), threshold_note: String::new() },
         }
     }
 
@@ -412,6 +454,8 @@ mod tests {
         check("{worked.rate}, {worked.time_per_token}", Ok("40 tokens/s, 25 ms"));
         check("{worked.tokens_after_first} in {worked.decode}", Ok("480 in 12,000 ms"));
         check("{worked.end_to_end}; {worked.unseen}", Ok("12,360 ms; 90 ms"));
+        check("a {worked.prompt_tokens}-token prompt", Ok("a 3,000-token prompt"));
+        check("{worked.prompt_tokens.x}", Err(key_error("worked.prompt_tokens.x")));
     }
 
     #[test]
@@ -455,6 +499,17 @@ mod tests {
         let mut c = course();
         c.trace_exercise.requests.push(c.trace_exercise.requests[0].clone());
         assert_eq!(fill("{H1.ttft}", &c), Err(TemplateError::AmbiguousSubject { placeholder: "H1.ttft".into() }));
+    }
+
+    #[test]
+    fn an_exercise_alone_fills_only_from_itself() {
+        let c = course();
+        let alone = Sources { trace: Some(&c.trace_exercise), ..Sources::default() };
+        assert_eq!(fill_from("{H2.share.queue_wait}", &alone), Ok("96.9%".into()));
+        for text in ["{worked.ttft}", "{overnight-drafts.total_tokens}"] {
+            let placeholder = text.trim_matches(['{', '}']).to_owned();
+            assert_eq!(fill_from(text, &alone), Err(TemplateError::UnknownSubject { placeholder }), "{text}");
+        }
     }
 
     #[test]

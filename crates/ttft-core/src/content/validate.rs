@@ -15,12 +15,22 @@
 //! name the part has in a [`Course`]. Validation collects every problem
 //! instead of stopping at the first, and never panics. It does not read
 //! files (the content test does) or check prose wording.
+//!
+//! The rules about prose apply here too, so an instructor's file meets the
+//! same ones as the built-in course: section ids are kebab-case anchors,
+//! every placeholder fills and no markup would reach a learner as stray
+//! symbols. An exercise's prose is filled from that exercise alone (an
+//! authored file can only cite its own figures); the lesson, interview and
+//! rubric from the whole course, where a placeholder subject must name one
+//! thing only.
 
 use crate::exercises::trace_exercise::{expect, Misconception};
 use crate::exercises::config_choice::{plan, WorkloadPlan};
 use crate::content::{
     Block, CauseClass, ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline, WorkloadNeed,
 };
+use crate::content::markup::{parse, Inline};
+use crate::content::template::{fill_from, Sources};
 use crate::rubric::MAX_SCORE;
 use ttft_latency::split::{split_request, unseen_by_server, Dominant};
 use ttft_latency::time::Micros;
@@ -67,6 +77,136 @@ impl Problems {
     }
 }
 
+impl Problems {
+    /// Every string fills from `sources` and leaves no markup as text.
+    fn prose<'a>(&mut self, sources: &Sources<'_>, strings: impl IntoIterator<Item = (String, &'a str)>) {
+        for (path, text) in strings {
+            match fill_from(text, sources) {
+                Ok(filled) => {
+                    if let Some(why) = stray_markup(&parse(&filled)) {
+                        self.add(path, why);
+                    }
+                }
+                Err(e) => self.add(path, e.to_string()),
+            }
+        }
+    }
+}
+
+/// Markup the parser leaves as plain text would show the learner stray
+/// asterisks, backticks or brackets.
+fn stray_markup(inlines: &[Inline]) -> Option<String> {
+    inlines.iter().find_map(|inline| match inline {
+        Inline::Text(t) => ["*", "`", "](", "<"].into_iter().find(|d| t.contains(d)).map(|d| format!("`{d}` left as text in {t:?}")),
+        Inline::Strong(inner) | Inline::Emphasis(inner) => stray_markup(inner),
+        Inline::Link { text, .. } => stray_markup(text),
+        Inline::Code(_) => None,
+    })
+}
+
+/// The lesson's prose strings, each with its path.
+fn lesson_strings(l: &Lesson) -> Vec<(String, &str)> {
+    let mut all: Vec<(String, &str)> = vec![("lesson.title".into(), &l.title), ("lesson.summary".into(), &l.summary)];
+    for (i, s) in l.sections.iter().enumerate() {
+        let at = format!("lesson.sections[{i}]");
+        all.push((format!("{at}.title"), &s.title));
+        for (b, block) in s.blocks.iter().enumerate() {
+            let at = format!("{at}.blocks[{b}]");
+            match block {
+                Block::Paragraph { text } => all.push((format!("{at}.text"), text)),
+                Block::List { items, .. } => all.extend(items.iter().enumerate().map(|(k, t)| (format!("{at}.items[{k}]"), t.as_str()))),
+                Block::Table { caption, columns, rows } => {
+                    all.push((format!("{at}.caption"), caption));
+                    all.extend(columns.iter().enumerate().map(|(k, t)| (format!("{at}.columns[{k}]"), t.as_str())));
+                    for (r, row) in rows.iter().enumerate() {
+                        all.extend(row.iter().enumerate().map(|(k, t)| (format!("{at}.rows[{r}][{k}]"), t.as_str())));
+                    }
+                }
+                Block::Note { title, text } => {
+                    all.extend(title.iter().map(|t| (format!("{at}.title"), t.as_str())));
+                    all.push((format!("{at}.text"), text));
+                }
+                Block::Terms { items } => {
+                    for (k, t) in items.iter().enumerate() {
+                        all.push((format!("{at}.items[{k}].term"), &t.term));
+                        all.push((format!("{at}.items[{k}].meaning"), &t.meaning));
+                    }
+                }
+                Block::Checklist { items } => {
+                    all.extend(items.iter().enumerate().map(|(k, t)| (format!("{at}.items[{k}].text"), t.text.as_str())))
+                }
+                Block::Sources { items } => {
+                    for (k, s) in items.iter().enumerate() {
+                        all.push((format!("{at}.items[{k}].title"), &s.title));
+                        all.push((format!("{at}.items[{k}].note"), &s.note));
+                    }
+                }
+                Block::Widget { .. } => {}
+            }
+        }
+    }
+    all
+}
+
+/// The trace exercise's prose strings, each with its path.
+fn trace_strings(x: &TraceExercise) -> Vec<(String, &str)> {
+    let base = "trace_exercise";
+    let mut all: Vec<(String, &str)> = vec![(format!("{base}.title"), &x.title), (format!("{base}.intro"), &x.intro)];
+    for (i, r) in x.requests.iter().enumerate() {
+        all.extend(r.prompt_note.iter().map(|n| (format!("{base}.requests[{i}].prompt_note"), n.as_str())));
+        all.push((format!("{base}.requests[{i}].answer.reasoning"), &r.answer.reasoning));
+    }
+    all.extend(x.actions.iter().enumerate().map(|(i, a)| (format!("{base}.actions[{i}].label"), a.label.as_str())));
+    for (i, m) in x.misconceptions.iter().enumerate() {
+        all.push((format!("{base}.misconceptions[{i}].title"), &m.title));
+        all.push((format!("{base}.misconceptions[{i}].text"), &m.text));
+    }
+    all
+}
+
+/// The configuration exercise's prose strings, each with its path.
+fn config_strings(x: &ConfigExercise) -> Vec<(String, &str)> {
+    let base = "config_exercise";
+    let mut all: Vec<(String, &str)> = vec![(format!("{base}.title"), &x.title), (format!("{base}.intro"), &x.intro)];
+    for (i, c) in x.configs.iter().enumerate() {
+        all.push((format!("{base}.configs[{i}].weights"), &c.weights));
+        all.push((format!("{base}.configs[{i}].quality_note"), &c.quality_note));
+    }
+    for (i, w) in x.workloads.iter().enumerate() {
+        let at = format!("{base}.workloads[{i}]");
+        all.push((format!("{at}.name"), &w.name));
+        all.push((format!("{at}.description"), &w.description));
+        all.push((format!("{at}.answer.reasoning"), &w.answer.reasoning));
+        all.extend(w.answer.conditional.iter().enumerate().map(|(k, c)| (format!("{at}.answer.conditional[{k}].condition"), c.condition.as_str())));
+    }
+    for (i, e) in x.evidence.iter().enumerate() {
+        all.push((format!("{base}.evidence[{i}].label"), &e.label));
+        all.push((format!("{base}.evidence[{i}].why"), &e.why));
+    }
+    all
+}
+
+/// The interview's and rubric's prose strings, each with its path.
+fn interview_strings<'a>(i: &'a Interview, r: &'a Rubric) -> Vec<(String, &'a str)> {
+    let mut all: Vec<(String, &str)> = [("title", &i.title), ("question", &i.question), ("scenario", &i.scenario), ("trace_rule", &i.trace_rule)]
+        .into_iter()
+        .map(|(at, s)| (format!("interview.{at}"), s.as_str()))
+        .collect();
+    for (name, list) in [("constraints", &i.constraints), ("deliverables", &i.deliverables), ("hints", &i.hints), ("reference_answer", &i.reference_answer)] {
+        all.extend(list.iter().enumerate().map(|(k, s)| (format!("interview.{name}[{k}]"), s.as_str())));
+    }
+    for (k, f) in i.followups.iter().enumerate() {
+        all.push((format!("interview.followups[{k}].question"), &f.question));
+        all.push((format!("interview.followups[{k}].answer"), &f.answer));
+    }
+    for (k, d) in r.dimensions.iter().enumerate() {
+        all.push((format!("rubric.dimensions[{k}].title"), &d.title));
+        all.extend(d.levels.iter().enumerate().map(|(n, s)| (format!("rubric.dimensions[{k}].levels[{n}]"), s.as_str())));
+    }
+    all.push(("rubric.threshold_note".into(), &r.threshold_note));
+    all
+}
+
 /// Every problem in the whole course.
 pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
@@ -84,6 +224,15 @@ pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
             ("interview.id".to_owned(), course.interview.id.as_str()),
         ],
     );
+    // Placeholders name rows, workloads and `worked` in one namespace.
+    let rows = course.trace_exercise.requests.iter().enumerate().map(|(i, r)| (format!("trace_exercise.requests[{i}].id"), r.id.as_str()));
+    let workloads =
+        course.config_exercise.workloads.iter().enumerate().map(|(i, w)| (format!("config_exercise.workloads[{i}].id"), w.id.as_str()));
+    p.unique("placeholder subject", [("worked_timeline".to_owned(), "worked")].into_iter().chain(rows).chain(workloads));
+    let all = Sources::course(course);
+    p.prose(&all, lesson_strings(&course.lesson));
+    p.prose(&all, [("worked_timeline.description".to_owned(), course.worked_timeline.description.as_str())]);
+    p.prose(&all, interview_strings(&course.interview, &course.rubric));
     p.0
 }
 
@@ -91,6 +240,14 @@ pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
 pub fn validate_lesson(lesson: &Lesson) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
     p.unique("section", lesson.sections.iter().enumerate().map(|(i, s)| (format!("lesson.sections[{i}].id"), s.id.as_str())));
+    for (i, s) in lesson.sections.iter().enumerate() {
+        let kebab = s.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !s.id.starts_with('-')
+            && !s.id.ends_with('-');
+        if !kebab {
+            p.add(format!("lesson.sections[{i}].id"), format!("\"{}\" is not a kebab-case anchor (a-z, 0-9 and -)", s.id));
+        }
+    }
     let mut items = Vec::new();
     for (i, s) in lesson.sections.iter().enumerate() {
         for (j, b) in s.blocks.iter().enumerate() {
@@ -276,6 +433,7 @@ pub fn validate_trace_exercise(x: &TraceExercise) -> Vec<ContentProblem> {
             p.add(format!("{base}.misconceptions[{i}].id"), format!("\"{}\" is not a misconception the checker names", t.id));
         }
     }
+    p.prose(&Sources { trace: Some(x), ..Sources::default() }, trace_strings(x));
     p.0
 }
 
@@ -346,6 +504,7 @@ pub fn validate_config_exercise(x: &ConfigExercise) -> Vec<ContentProblem> {
             }
         }
     }
+    p.prose(&Sources { config: Some(x), ..Sources::default() }, config_strings(x));
     p.0
 }
 
@@ -364,6 +523,9 @@ pub fn validate_rubric(r: &Rubric) -> Vec<ContentProblem> {
         if d.title.trim().is_empty() {
             p.add(format!("{base}.dimensions[{i}].title"), format!("{}: the title is empty", d.id));
         }
+    }
+    if r.threshold_note.trim().is_empty() {
+        p.add(format!("{base}.threshold_note"), "say what the readiness threshold rests on");
     }
     if !r.dimensions.iter().any(|d| d.id == r.gate) {
         p.add(format!("{base}.gate"), format!("\"{}\" is not a dimension of the rubric", r.gate));
@@ -521,6 +683,49 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn prose_rules_apply_to_an_exercise_alone() {
+        // An authored exercise meets the built-in course's prose rules, and
+        // its placeholders fill from the exercise itself, never the course.
+        let mut x = trace();
+        x.requests[1].answer.reasoning = "Queue wait is {H2.share.queue_wait}.".into();
+        x.requests[2].answer.reasoning = "As in the lesson's {worked.ttft}.".into();
+        x.actions[0].label = "**unclosed".into();
+        x.intro = "{H9.ttft}".into();
+        check(
+            validate_trace_exercise(&x),
+            &[
+                "trace_exercise.intro: {H9.ttft}: the subject is not `worked`, a trace row id or a workload id",
+                "trace_exercise.requests[2].answer.reasoning: {worked.ttft}: the subject is not `worked`, a trace row id or a workload id",
+                "trace_exercise.actions[0].label: `*` left as text in \"**unclosed\"",
+            ],
+        );
+        let mut c = config();
+        c.workloads[1].answer.reasoning = "{live_hints.total_tokens} {H2.ttft}".into();
+        let problems: Vec<String> = validate_config_exercise(&c).iter().map(|p| p.path.clone()).collect();
+        assert_eq!(problems, ["config_exercise.workloads[1].answer.reasoning"]);
+    }
+
+    #[test]
+    fn section_ids_are_anchors() {
+        let lesson = Lesson {
+            title: String::new(),
+            summary: String::new(),
+            study_minutes: 1,
+            sections: ["overview", "Worked_Timeline", "-x"]
+                .iter()
+                .map(|id| crate::content::Section { id: (*id).into(), title: "t".into(), blocks: vec![] })
+                .collect(),
+        };
+        check(
+            validate_lesson(&lesson),
+            &[
+                "lesson.sections[1].id: \"Worked_Timeline\" is not a kebab-case anchor (a-z, 0-9 and -)",
+                "lesson.sections[2].id: \"-x\" is not a kebab-case anchor (a-z, 0-9 and -)",
+            ],
+        );
+    }
+
+    #[test]
     fn worked_timeline_values() {
         let mut w = timeline();
         w.expected.dominant_share_percent = 85;
@@ -567,10 +772,12 @@ pub(crate) mod tests {
         r.gate = "latency".into();
         r.ready_at = 11;
         r.dimensions[1].levels[2] = " ".into();
+        r.threshold_note.clear();
         check(
             validate_rubric(&r),
             &[
                 "rubric.dimensions[1].levels[2]: clocks: what earns 2 is empty",
+                "rubric.threshold_note: say what the readiness threshold rests on",
                 "rubric.gate: \"latency\" is not a dimension of the rubric",
                 "rubric.ready_at: 11 cannot be a threshold on a total out of 10",
             ],

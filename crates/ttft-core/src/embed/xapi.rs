@@ -415,7 +415,12 @@ mod tests {
 
     #[test]
     fn the_message_wraps_the_statement() {
-        let rubric = crate::content::Rubric { dimensions: Vec::new(), ready_at: 8, gate: String::new() };
+        let rubric = crate::content::Rubric {
+            dimensions: Vec::new(),
+            ready_at: 8,
+            gate: String::new(),
+            threshold_note: String::new(),
+        };
         let s = self_score(&ctx(Actor::HostFills), &RubricScore::default(), &rubric);
         let m = statement_message(&s);
         assert_eq!(m["type"], json!("ttft-lab:statement"));

@@ -105,13 +105,16 @@ pub struct LearnerAnswer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Misconception {
-    /// The share given equals a part's or TTFT's milliseconds.
+    /// A time in milliseconds given as the share: written with `ms`, or a
+    /// bare number equal to one of the request's durations (a part or TTFT)
+    /// and to no part's share.
     MillisecondsNotShare,
     /// The share given as a fraction (0.969) rather than a percent.
     FractionNotPercent,
     /// The share of end-to-end latency instead of TTFT (needs end-to-end).
     ShareOfEndToEnd,
-    /// The share of a part that is not the dominant one.
+    /// The share of a part other than the one being judged (the part the
+    /// learner named, or the dominant one when none is named).
     ShareOfOtherPart,
     /// The output rate after the first token named as the pause's cause.
     OutputRateAsCause,
@@ -119,17 +122,23 @@ pub enum Misconception {
     QueueAsPrefill,
     /// Prefill named for a queue-bound request because its prompt is long.
     LongPromptMeansPrefill,
+    /// Queue wait named where prefill dominates.
+    PrefillAsQueue,
     /// An action chosen for a request that met its target.
     ActionWithinTarget,
     /// "No action" chosen for a request over its target.
     NoActionOverTarget,
     /// An action for a different cause than the dominant delay.
     WrongCauseClass,
+    /// An action of the right class that protects other requests rather
+    /// than shortening this one's first token (chunked prefill for a long
+    /// prompt), chosen first for a request over its target.
+    ProtectsOthers,
 }
 
 impl Misconception {
     /// Every misconception the checker can name.
-    pub const ALL: [Misconception; 10] = [
+    pub const ALL: [Misconception; 12] = [
         Misconception::MillisecondsNotShare,
         Misconception::FractionNotPercent,
         Misconception::ShareOfEndToEnd,
@@ -137,9 +146,11 @@ impl Misconception {
         Misconception::OutputRateAsCause,
         Misconception::QueueAsPrefill,
         Misconception::LongPromptMeansPrefill,
+        Misconception::PrefillAsQueue,
         Misconception::ActionWithinTarget,
         Misconception::NoActionOverTarget,
         Misconception::WrongCauseClass,
+        Misconception::ProtectsOthers,
     ];
 
     /// The snake_case id that keys its text in `TraceExercise.misconceptions`.
@@ -152,9 +163,11 @@ impl Misconception {
             Misconception::OutputRateAsCause => "output_rate_as_cause",
             Misconception::QueueAsPrefill => "queue_as_prefill",
             Misconception::LongPromptMeansPrefill => "long_prompt_means_prefill",
+            Misconception::PrefillAsQueue => "prefill_as_queue",
             Misconception::ActionWithinTarget => "action_within_target",
             Misconception::NoActionOverTarget => "no_action_over_target",
             Misconception::WrongCauseClass => "wrong_cause_class",
+            Misconception::ProtectsOthers => "protects_others",
         }
     }
 
@@ -265,10 +278,18 @@ fn within(value_thousandths: i128, share: Share, limit_thousandths: i128) -> boo
     (value_thousandths * whole - exact).abs() <= limit_thousandths * whole
 }
 
-/// Checks a share against the expected one: correct to the learner's own
-/// precision (a whole percent within 0.5, one or more decimals within 0.05),
-/// close within `tolerance_tenths`, otherwise wrong with what it shows.
-pub fn check_share(q: &Quantity, expected: &Expected, context: &Context, tolerance_tenths: i64) -> Verdict {
+/// Checks a share as the share of TTFT taken by the part the learner
+/// named (`named`), or by the dominant part when they named none (or named
+/// the output rate, which is no part): correct to the learner's own
+/// precision (a whole percent within 0.5, one or more decimals within
+/// 0.05), close within `tolerance_tenths`, otherwise wrong with what it
+/// shows. Judging the named part's share keeps the two fields honest: a
+/// learner who names prefill on a queue-bound request and copies queue
+/// wait's share has not given prefill's share.
+pub fn check_share(q: &Quantity, expected: &Expected, context: &Context, tolerance_tenths: i64, named: Option<Part>) -> Verdict {
+    let split = expected.split;
+    let share = named.map_or(expected.share, |p| split.share(p));
+    let judged = |p: Part| named.map_or_else(|| expected.dominant.includes(p), |n| n == p);
     let v = i128::from(q.number.thousandths);
     if q.unit == Some(Unit::Milliseconds) {
         return Verdict::wrong(Some(Misconception::MillisecondsNotShare));
@@ -277,37 +298,35 @@ pub fn check_share(q: &Quantity, expected: &Expected, context: &Context, toleran
         return Verdict::wrong(None);
     }
     let precision = if q.number.decimals == 0 { 500 } else { 50 };
-    if within(v, expected.share, precision) {
+    if within(v, share, precision) {
         return Verdict::Correct;
     }
     let tolerance = i128::from(tolerance_tenths.max(0)) * 100;
-    if within(v, expected.share, tolerance) {
+    if within(v, share, tolerance) {
         return Verdict::Close;
     }
-    let split = expected.split;
-    let is_ms = Part::ALL.iter().map(|&p| split.part(p)).chain([split.ttft()]).any(|t| i128::from(t.0) == v);
-    let other_part = Part::ALL
-        .into_iter()
-        .filter(|&p| !expected.dominant.includes(p))
-        .any(|p| within(v, split.share(p), tolerance.max(precision)));
-    let ms_first = q.unit != Some(Unit::Percent);
-    let m = if ms_first && is_ms {
-        Some(Misconception::MillisecondsNotShare)
-    } else if v <= 1_000 && within(v * 100, expected.share, tolerance.max(precision)) {
+    let near = tolerance.max(precision);
+    let of_end_to_end = context
+        .end_to_end
+        .filter(|e| e.0 > 0)
+        .is_some_and(|e2e| within(v, Share { part: share.part, whole: e2e }, near));
+    let other_part = Part::ALL.into_iter().filter(|&p| !judged(p)).any(|p| within(v, split.share(p), near));
+    // Only a bare number can be a duration misread as a share; "20%" is not.
+    let is_ms = q.unit.is_none()
+        && Part::ALL.iter().map(|&p| split.part(p)).chain([split.ttft()]).any(|t| i128::from(t.0) == v);
+    let m = if v <= 1_000 && within(v * 100, share, near) {
         Some(Misconception::FractionNotPercent)
-    } else if let Some(e2e) = context.end_to_end.filter(|e| e.0 > 0) {
-        let of_e2e = Share { part: expected.share.part, whole: e2e };
-        if within(v, of_e2e, tolerance.max(precision)) {
-            Some(Misconception::ShareOfEndToEnd)
-        } else if other_part {
-            Some(Misconception::ShareOfOtherPart)
-        } else {
-            is_ms.then_some(Misconception::MillisecondsNotShare)
-        }
+    } else if of_end_to_end {
+        Some(Misconception::ShareOfEndToEnd)
     } else if other_part {
+        // Checked before milliseconds: where TTFT is 100 ms (H1), a part's
+        // milliseconds and its share are the same number, and the share is
+        // the reading that is true.
         Some(Misconception::ShareOfOtherPart)
+    } else if is_ms {
+        Some(Misconception::MillisecondsNotShare)
     } else {
-        is_ms.then_some(Misconception::MillisecondsNotShare)
+        None
     };
     Verdict::wrong(m)
 }
@@ -322,16 +341,26 @@ pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Con
         } else {
             Misconception::QueueAsPrefill
         })),
+        Some(Part::QueueWait) if expected.dominant.includes(Part::Prefill) => {
+            Verdict::wrong(Some(Misconception::PrefillAsQueue))
+        }
         Some(_) => Verdict::wrong(None),
     }
 }
 
-/// Checks the class of the action chosen to investigate first.
-pub fn check_action(class: CauseClass, expected: &Expected) -> Verdict {
+/// Checks the action chosen to investigate first: its class against the
+/// expected classes, and, for a request over its target, whether it would
+/// shorten this request at all (an action that only protects other
+/// requests is not a first step for this one).
+pub fn check_action(action: &Action, expected: &Expected) -> Verdict {
+    let class = action.class;
+    let within_target = matches!(expected.verdict, TargetVerdict::Within { .. });
     if expected.classes.contains(&class) {
+        if action.protects_others && !within_target {
+            return Verdict::wrong(Some(Misconception::ProtectsOthers));
+        }
         return Verdict::Correct;
     }
-    let within_target = matches!(expected.verdict, TargetVerdict::Within { .. });
     Verdict::wrong(Some(match (within_target, class) {
         (true, _) => Misconception::ActionWithinTarget,
         (false, CauseClass::WithinTarget) => Misconception::NoActionOverTarget,
@@ -487,15 +516,16 @@ fn check_one(exercise: &TraceExercise, row: &TraceRow, answer: &LearnerAnswer) -
     // The content's rows record no end-to-end latency, so none is invented.
     let context = Context { end_to_end: None, long_prompt: is_long_prompt(row.prompt_tokens, &prompts) };
     let dominant = answer.dominant.map_or(Verdict::Missing, |c| check_dominant(c, &expected, &context));
+    let named = answer.dominant.and_then(DominantChoice::part);
     let share = match answer.share_percent.as_ref().map(ShareEntry::parse) {
         None | Some(Err(NumberError::Empty)) => Ok(Verdict::Missing),
-        Some(Ok(q)) => Ok(check_share(&q, &expected, &context, exercise.share_tolerance_tenths)),
+        Some(Ok(q)) => Ok(check_share(&q, &expected, &context, exercise.share_tolerance_tenths, named)),
         Some(Err(e)) => Err(e),
     };
     let investigate = match answer.investigate.as_deref().map(str::trim) {
         None | Some("") => Verdict::Missing,
         Some(id) => match find_action(&exercise.actions, id) {
-            Some(a) => check_action(a.class, &expected),
+            Some(a) => check_action(a, &expected),
             None => Verdict::wrong(None),
         },
     };
@@ -544,7 +574,7 @@ pub(crate) mod tests {
 
     /// The seed's four hint requests, with one action of each class.
     pub(crate) fn exercise() -> TraceExercise {
-        let action = |id: &str, class| Action { id: id.into(), label: id.into(), class };
+        let action = |id: &str, class| Action { id: id.into(), label: id.into(), class, protects_others: false };
         TraceExercise {
             id: "hints".into(),
             title: "Four hint requests".into(),
@@ -560,6 +590,7 @@ pub(crate) mod tests {
             actions: vec![
                 action("capacity", CauseClass::Queue),
                 action("prefix_cache", CauseClass::Prefill),
+                Action { protects_others: true, ..action("chunked_prefill", CauseClass::Prefill) },
                 action("stream_writer", CauseClass::Emit),
                 action("none", CauseClass::WithinTarget),
             ],
@@ -635,11 +666,37 @@ pub(crate) mod tests {
     fn share_misconceptions() {
         let ms = Ok(wrong(Misconception::MillisecondsNotShare));
         check(1, answer(Some(QueueWait), "2,325", "capacity"), Correct, ms.clone(), Correct);
+        // Any duration of the request, not only the dominant part's: TTFT
+        // itself, and another part's milliseconds.
         check(1, answer(Some(QueueWait), "2400", "capacity"), Correct, ms.clone(), Correct);
+        check(1, answer(Some(QueueWait), "65", "capacity"), Correct, ms.clone(), Correct);
         check(2, answer(Some(Prefill), "1860 ms", "prefix_cache"), Correct, ms, Correct);
+        // On H1 (TTFT 100 ms) queue wait's 20 ms is also its 20% share: the
+        // share is the true reading, so it is another part's share.
+        let other = Ok(wrong(Misconception::ShareOfOtherPart));
+        check(0, answer(Some(Prefill), "20", "none"), Correct, other.clone(), Correct);
+        check(0, answer(None, "10", "none"), Missing, other, Correct);
+        // "20%" is a share someone meant, never milliseconds.
+        check(1, answer(Some(QueueWait), "65%", "capacity"), Correct, Ok(Verdict::Wrong { misconception: None }), Correct);
         check(1, answer(Some(QueueWait), "0.969", "capacity"), Correct, Ok(wrong(Misconception::FractionNotPercent)), Correct);
         check(3, answer(Some(QueueWait), "38.8", "capacity"), Correct, Ok(wrong(Misconception::ShareOfOtherPart)), Correct);
         check(3, answer(Some(QueueWait), "12", "capacity"), Correct, Ok(Verdict::Wrong { misconception: None }), Correct);
+    }
+
+    #[test]
+    fn the_share_is_judged_for_the_part_named() {
+        // H2 is queue-bound: naming prefill and copying queue wait's 96.9% is
+        // not prefill's share.
+        let other = Ok(wrong(Misconception::ShareOfOtherPart));
+        check(1, answer(Some(Prefill), "96.9", "capacity"), wrong(Misconception::QueueAsPrefill), other.clone(), Correct);
+        // Prefill's own share is right for the part named, while the part is
+        // wrong: each field says what it judged.
+        check(1, answer(Some(Prefill), "2.7", "capacity"), wrong(Misconception::QueueAsPrefill), Ok(Correct), Correct);
+        check(3, answer(Some(Prefill), "60.6", "capacity"), wrong(Misconception::LongPromptMeansPrefill), other, Correct);
+        // With no part named (or the output rate, which is no part), the
+        // dominant part's share is the one judged.
+        check(1, answer(None, "96.9", "capacity"), Missing, Ok(Correct), Correct);
+        check(1, answer(Some(OutputRate), "96.9", "capacity"), wrong(Misconception::OutputRateAsCause), Ok(Correct), Correct);
     }
 
     #[test]
@@ -649,18 +706,20 @@ pub(crate) mod tests {
         let expected = expect(split, Micros::from_ms(1_000));
         let q = parse_quantity("2.5%").unwrap();
         let known = Context { end_to_end: Some(Micros::from_ms(12_360)), long_prompt: true };
-        assert_eq!(check_share(&q, &expected, &known, 20), wrong(Misconception::ShareOfEndToEnd));
+        assert_eq!(check_share(&q, &expected, &known, 20, None), wrong(Misconception::ShareOfEndToEnd));
         // Without end-to-end the same 2.5 is nearest emit's 2.8% of TTFT.
-        assert_eq!(check_share(&q, &expected, &Context::default(), 20), wrong(Misconception::ShareOfOtherPart));
-        assert_eq!(check_share(&parse_quantity("86").unwrap(), &expected, &known, 20), Correct);
+        assert_eq!(check_share(&q, &expected, &Context::default(), 20, None), wrong(Misconception::ShareOfOtherPart));
+        assert_eq!(check_share(&parse_quantity("86").unwrap(), &expected, &known, 20, Some(Part::Prefill)), Correct);
     }
 
     #[test]
     fn dominant_misconceptions() {
-        check(1, answer(Some(Prefill), "96.9", "capacity"), wrong(Misconception::QueueAsPrefill), Ok(Correct), Correct);
-        check(3, answer(Some(Prefill), "60.6", "capacity"), wrong(Misconception::LongPromptMeansPrefill), Ok(Correct), Correct);
+        check(1, answer(Some(Prefill), "2.7", "capacity"), wrong(Misconception::QueueAsPrefill), Ok(Correct), Correct);
+        check(3, answer(Some(Prefill), "38.8", "capacity"), wrong(Misconception::LongPromptMeansPrefill), Ok(Correct), Correct);
         check(1, answer(Some(OutputRate), "96.9", "capacity"), wrong(Misconception::OutputRateAsCause), Ok(Correct), Correct);
-        check(2, answer(Some(QueueWait), "97.9", "prefix_cache"), Verdict::Wrong { misconception: None }, Ok(Correct), Correct);
+        // H3: nothing queued at arrival, prefill 97.9% of TTFT.
+        check(2, answer(Some(QueueWait), "1.6", "prefix_cache"), wrong(Misconception::PrefillAsQueue), Ok(Correct), Correct);
+        check(2, answer(Some(Emit), "0.5", "prefix_cache"), Verdict::Wrong { misconception: None }, Ok(Correct), Correct);
     }
 
     #[test]
@@ -673,6 +732,16 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn an_action_that_protects_others_is_not_a_first_step() {
+        // Chunked prefill fits H3's class but does not shorten H3's own
+        // prefill, so it is not the first thing to try.
+        check(2, answer(Some(Prefill), "97.9", "chunked_prefill"), Correct, Ok(Correct), wrong(Misconception::ProtectsOthers));
+        // Elsewhere the usual verdicts apply.
+        check(0, answer(Some(Prefill), "70", "chunked_prefill"), Correct, Ok(Correct), wrong(Misconception::ActionWithinTarget));
+        check(1, answer(Some(QueueWait), "96.9", "chunked_prefill"), Correct, Ok(Correct), wrong(Misconception::WrongCauseClass));
+    }
+
+    #[test]
     fn ties_accept_either_part() {
         let split = TtftSplit { queue_wait: Micros::from_ms(600), prefill: Micros::from_ms(600), emit: Micros::ZERO };
         let e = expect(split, Micros::from_ms(1_000));
@@ -680,8 +749,10 @@ pub(crate) mod tests {
         let c = Context::default();
         assert_eq!(check_dominant(QueueWait, &e, &c), Correct);
         assert_eq!(check_dominant(Prefill, &e, &c), Correct);
-        assert_eq!(check_action(CauseClass::Prefill, &e), Correct);
-        assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20), Correct);
+        let prefill = Action { id: "p".into(), label: "p".into(), class: CauseClass::Prefill, protects_others: false };
+        assert_eq!(check_action(&prefill, &e), Correct);
+        assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20, None), Correct);
+        assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20, Some(Part::QueueWait)), Correct);
     }
 
     #[test]
@@ -695,6 +766,7 @@ pub(crate) mod tests {
         assert_eq!(check_trace(&exercise(), &right).summary(), "All 4 requests fully right");
         let mut one_off = right.clone();
         one_off[3].dominant = Some(Prefill);
+        one_off[3].share_percent = Some(ShareEntry::Text("38.8".into()));
         assert_eq!(check_trace(&exercise(), &one_off).summary(), "3 of 4 requests fully right; H4's dominant delay is wrong");
         one_off[1].share_percent = Some(ShareEntry::Text("95.5".into()));
         one_off[0].investigate = None;
