@@ -1,7 +1,7 @@
 //! e2e/import.test.mjs: the "Import a trace" part used the way an engineer
 //! uses it, in headless Chromium against the release build. A real AIPerf
-//! file goes in through the file picker (read in place from
-//! ../shared/fixtures/real-traces/); the table's counts and a hand-checked
+//! file goes in through the file picker (from the repository's
+//! tests/fixtures/real-traces/, see its PROVENANCE.md); the table's counts and a hand-checked
 //! TTFT are read back; switching the percentile convention changes the
 //! figures; the target drives the standing column; the CSV download has the
 //! documented header and one row a request. The example button shows a
@@ -27,8 +27,8 @@ import {
   waitForApp,
 } from './support.mjs';
 
-/** The shared real-trace fixtures, beside the repository. */
-const FIXTURES = join(ROOT, '..', 'shared', 'fixtures', 'real-traces');
+/** The real-trace fixtures kept in the repository. */
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'real-traces');
 const EXAMPLE = join(ROOT, 'content', 'samples', 'course-trace.otlp.jsonl');
 
 let server;
