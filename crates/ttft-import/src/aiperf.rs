@@ -39,10 +39,14 @@ fn read_record(value: &Value, line: usize, import: &mut Import) {
     let id = field::text(&meta["x_request_id"])
         .or_else(|| field::text(&meta["request_id"]))
         .unwrap_or_else(|| format!("line {line}"));
-    let start = ["request_start_ns", "timestamp_ns"]
-        .iter()
-        .find_map(|k| field::integer(&meta[*k]))
-        .map(Micros::from_nanos);
+    let start = match ["request_start_ns", "timestamp_ns"].iter().find_map(|k| field::integer(&meta[*k])).map(Micros::checked_from_nanos) {
+        Some(None) => {
+            import.problem(Location::LinePath(line, "$.metadata".into()), "the start timestamp is too large to be a time in nanoseconds; the record was skipped");
+            return;
+        }
+        Some(start) => start,
+        None => None,
+    };
     let prompt_tokens = metric_count(metrics, &["input_sequence_length"]);
     let error = &value["error"];
     let cancelled_flag = meta["was_cancelled"].as_bool() == Some(true) || value["was_cancelled"].as_bool() == Some(true);

@@ -39,7 +39,11 @@ pub fn read_document(text: &str, import: &mut Import) {
                 import.problem(at(), "a response timestamp is not an integer; the request was skipped");
                 continue;
             };
-            let start = Some(Micros::from_nanos(sent));
+            let Some(start) = Micros::checked_from_nanos(sent) else {
+                import.problem(at(), "the send timestamp is too large to be a time in nanoseconds; the request was skipped");
+                continue;
+            };
+            let start = Some(start);
             let (Some(&first), Some(&last)) = (responses.first(), responses.last()) else {
                 import.requests.push(ImportedRequest {
                     id,
@@ -57,9 +61,11 @@ pub fn read_document(text: &str, import: &mut Import) {
                 import.problem(at(), "response timestamps come before the send time or out of order; the request was skipped");
                 continue;
             }
-            let ttft = Micros::from_nanos(first - sent);
-            let decode = Micros::from_nanos(last - first);
-            let e2e = Micros::from_nanos(last - sent);
+            let span = |a: i128, b: i128| a.checked_sub(b).and_then(Micros::checked_from_nanos);
+            let (Some(ttft), Some(decode), Some(e2e)) = (span(first, sent), span(last, first), span(last, sent)) else {
+                import.problem(at(), "the response timestamps are too far from the send time to be a latency; the request was skipped");
+                continue;
+            };
             import.requests.push(ImportedRequest {
                 id,
                 start,

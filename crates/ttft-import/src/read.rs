@@ -31,6 +31,12 @@ pub struct Import {
     pub problems_not_listed: usize,
     /// Records that are valid but are not requests (other spans in a trace).
     pub ignored_records: usize,
+    /// True when reading stopped before the end of the file (a document
+    /// that is not valid JSON, or larger than its format's limit), so the
+    /// file may hold requests that were not imported. When false, every
+    /// problem cost only its own line or record.
+    #[serde(default)]
+    pub stopped: bool,
 }
 
 /// Requests by how they ended.
@@ -58,12 +64,19 @@ impl Import {
             problems: Vec::new(),
             problems_not_listed: 0,
             ignored_records: 0,
+            stopped: false,
         }
     }
 
     /// What the format can and cannot split, in plain words for the page.
     pub fn capability(&self) -> Capability {
         self.format.capability()
+    }
+
+    /// Records a problem after which nothing more of the file is read.
+    pub fn stop(&mut self, location: Location, message: impl Into<String>) {
+        self.stopped = true;
+        self.problem(location, message);
     }
 
     /// Records a problem, or counts it once the list is full.
@@ -131,12 +144,13 @@ fn observation(r: &ImportedRequest) -> Observation {
     }
 }
 
-/// Parses `text` as one JSON document, recording a problem on failure.
+/// Parses `text` as one JSON document, recording a problem on failure (after
+/// which nothing of the document is read).
 pub fn parse_json(text: &str, import: &mut Import) -> Option<serde_json::Value> {
     match serde_json::from_str(text) {
         Ok(v) => Some(v),
         Err(e) => {
-            import.problem(Location::Line(e.line()), format!("not valid JSON: {e}"));
+            import.stop(Location::Line(e.line()), format!("not valid JSON, so nothing in it was read: {e}"));
             None
         }
     }

@@ -19,6 +19,7 @@ use crate::model::{ImportedRequest, Largest, Piece};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use ttft_latency::split::format_tenths;
+use ttft_latency::time::group_thousands;
 use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 
 /// Where one request stands against a TTFT target.
@@ -360,7 +361,7 @@ pub fn histogram(requests: &[ImportedRequest], bins: usize, target: Micros) -> O
     let width = nice_ceiling(Micros(top.0 / bins + 1));
     let n = usize::try_from(top.0 / width.0 + 1).unwrap_or(1).max(1);
     let mut out: Vec<Bin> =
-        (0..n).map(|i| Bin { from: Micros(width.0 * i as i64), to: Micros(width.0 * (i as i64 + 1)), count: 0 }).collect();
+        (0..n).map(|i| Bin { from: Micros(width.0.saturating_mul(i as i64)), to: Micros(width.0.saturating_mul(i as i64 + 1)), count: 0 }).collect();
     let mut negative = 0;
     for t in &ttfts {
         if t.is_negative() {
@@ -461,6 +462,24 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
     out
 }
 
+/// The page's sentence about what could not be read, or `None` when
+/// nothing was skipped. It says "everything else was imported" only when
+/// that is so: reading did not stop early and some request was read.
+pub fn problems_sentence(import: &Import) -> Option<String> {
+    let n = import.problem_count();
+    if n == 0 {
+        return None;
+    }
+    let what = if n == 1 { "1 line or record could not be read".to_owned() } else { format!("{} lines or records could not be read", group_thousands(n as u64)) };
+    Some(if import.stopped {
+        format!("{what}, and reading stopped early: the file may hold requests that were not imported.")
+    } else if import.requests.is_empty() {
+        format!("{what} and {} skipped; no request in the file could be read.", if n == 1 { "was" } else { "were" })
+    } else {
+        format!("{what} and {} skipped; everything else was imported.", if n == 1 { "was" } else { "were" })
+    })
+}
+
 /// How the page should describe requests that ended without completing,
 /// stated from the core's rule so the page never drops them silently.
 pub const TREATMENT: &str = "Every request counts in the totals and the outcome counts. TTFT percentiles use every \
@@ -511,6 +530,31 @@ mod tests {
         check(Column::OutputTokens, true, &["review", "H1", "H2", "H3", "H4"]);
         check(Column::QueueWait, true, &["H2", "H4", "review", "H3", "H1"]);
         check(Column::Standing, false, &["H1", "review", "H2", "H3", "H4"]);
+    }
+
+    #[test]
+    fn the_problems_sentence_says_everything_else_only_when_true() {
+        let header = "id,queue_ms,prefill_ms,emit_ms\n";
+        let sentence = |text: &str| problems_sentence(&crate::parse_document(crate::Format::Csv, text));
+        assert_eq!(sentence(&format!("{header}a,1,2,3\n")), None);
+        assert_eq!(
+            sentence(&format!("{header}a,1,2,3\nb,x,2,3\n")).as_deref(),
+            Some("1 line or record could not be read and was skipped; everything else was imported.")
+        );
+        assert_eq!(
+            sentence(&format!("{header}b,x,2,3\nc,y,2,3\n")).as_deref(),
+            Some("2 lines or records could not be read and were skipped; no request in the file could be read.")
+        );
+        // One unclosed quote before good rows: they are imported, so "everything else" is true.
+        let good: String = (0..300).map(|i| format!("r{i},1,2,3\n")).collect();
+        let imp = crate::parse_document(crate::Format::Csv, &format!("{header}\"bad,1,2,3\n{good}"));
+        assert_eq!(imp.requests.len(), 300);
+        assert!(problems_sentence(&imp).is_some_and(|s| s.ends_with("everything else was imported.")));
+        let broken = crate::parse_document(crate::Format::LlmPerf, "[{\"ttft_s\": 0.1,");
+        assert_eq!(
+            problems_sentence(&broken).as_deref(),
+            Some("1 line or record could not be read, and reading stopped early: the file may hold requests that were not imported.")
+        );
     }
 
     #[test]

@@ -22,7 +22,7 @@ use leptos::task::spawn_local;
 use std::sync::Arc;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Convention, Micros};
-use ttft_import::{export, import, Import, UnknownFormat};
+use ttft_import::{export, import, report, Import, UnknownFormat};
 use web_sys::File;
 
 /// The course's example trace, embedded so it needs no fetch.
@@ -267,8 +267,7 @@ pub fn ImportPage() -> impl IntoView {
 /// The detected format, what it can split, and what could not be read.
 fn about_file(imp: &Import) -> impl IntoView {
     let capability = imp.capability();
-    let problems = imp.problem_count();
-    let problem_view = (problems > 0).then(|| {
+    let problem_view = report::problems_sentence(imp).map(|sentence| {
         let listed = imp
             .problems
             .iter()
@@ -278,12 +277,7 @@ fn about_file(imp: &Import) -> impl IntoView {
         let shown = imp.problems.len().min(PROBLEMS_SHOWN);
         view! {
             <div class="notice notice-info">
-                <p>
-                    {format!(
-                        "{} lines or records could not be read and were skipped; everything else was imported.",
-                        group_thousands(problems as u64)
-                    )}
-                </p>
+                <p>{sentence}</p>
                 <details>
                     <summary>{format!("The first {shown} of them, with where they are")}</summary>
                     <ul class="problems">{listed}</ul>
