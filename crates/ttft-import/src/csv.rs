@@ -243,7 +243,8 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
         Some("failed") => Outcome::Failed,
         Some("rejected") => Outcome::Rejected,
         Some("cancelled") | Some("canceled") => Outcome::Cancelled,
-        Some(other) => return Err(format!("outcome is {}; use completed, failed, rejected or cancelled", quoted(other))),
+        Some("empty") => Outcome::Empty,
+        Some(other) => return Err(format!("outcome is {}; use completed, failed, rejected, cancelled or empty", quoted(other))),
     };
     let error = cell(fields, error_at).map(str::to_owned);
     let t = |i: usize, name: &str| ms(fields, cols.timing.get(i).copied().flatten(), name);

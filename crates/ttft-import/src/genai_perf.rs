@@ -6,8 +6,8 @@
 //! TTFT is the first response minus the send time; decode is the last minus
 //! the first; end-to-end is the last minus the send time. The file does not
 //! count tokens per response, so no output token count or rate is derived
-//! (a response may carry several tokens). A request with no responses is
-//! imported as failed. Nothing here is split: the clock is the client's.
+//! (a response may carry several tokens). A request with no responses
+//! and no error is imported as an empty reply (no first token). Nothing here is split: the clock is the client's.
 
 use crate::field;
 use crate::read::{parse_json, Import};
@@ -51,8 +51,9 @@ pub fn read_document(text: &str, import: &mut Import) {
                     prompt_tokens: None,
                     output_tokens: None,
                     queued_at_arrival: None,
-                    outcome: Outcome::Failed,
-                    error: Some("no response was received".into()),
+                    // No response and no error recorded: an empty reply.
+                    outcome: Outcome::Empty,
+                    error: None,
                     breakdown: Breakdown::client(None, None, None),
                 });
                 continue;

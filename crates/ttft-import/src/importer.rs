@@ -233,8 +233,19 @@ impl Importer {
         }
     }
 
-    /// Reads what is left and returns the result.
-    pub fn finish(mut self) -> Import {
+    /// Reads what is left and returns the result, with every request that
+    /// produced nothing relabelled as an empty reply (see
+    /// [`ImportedRequest::mark_if_empty`](crate::ImportedRequest::mark_if_empty)),
+    /// whichever format recorded it.
+    pub fn finish(self) -> Import {
+        let mut import = self.read_rest();
+        for r in &mut import.requests {
+            r.mark_if_empty();
+        }
+        import
+    }
+
+    fn read_rest(mut self) -> Import {
         if self.import.stopped {
             return self.import;
         }

@@ -46,4 +46,5 @@ pub use model::{
     Breakdown, Clock, Figure, ImportedRequest, Largest, Location, Piece, Prefill, PrefillConvention, Problem, Quantity,
     RunSummary,
 };
-pub use read::{Counts, Import, MAX_PROBLEMS};
+pub use read::{Import, MAX_PROBLEMS};
+pub use ttft_latency::OutcomeCounts;

@@ -10,7 +10,7 @@
 use crate::format::{Capability, Format};
 use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
 use serde::{Deserialize, Serialize};
-use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, Summary, TtftSplit};
+use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, OutcomeCounts, Summary, TtftSplit};
 
 /// Most problems kept in a result; beyond this they are only counted, so a
 /// file of garbage cannot fill the page's memory with messages.
@@ -37,21 +37,6 @@ pub struct Import {
     /// problem cost only its own line or record.
     #[serde(default)]
     pub stopped: bool,
-}
-
-/// Requests by how they ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    /// All requests.
-    pub total: usize,
-    /// Completed normally.
-    pub completed: usize,
-    /// Failed after being accepted.
-    pub failed: usize,
-    /// Refused at the door (such as HTTP 429).
-    pub rejected: usize,
-    /// Cancelled by the client.
-    pub cancelled: usize,
 }
 
 impl Import {
@@ -88,18 +73,9 @@ impl Import {
         }
     }
 
-    /// Requests by outcome.
-    pub fn counts(&self) -> Counts {
-        let mut c = Counts { total: self.requests.len(), ..Counts::default() };
-        for r in &self.requests {
-            match r.outcome {
-                Outcome::Completed => c.completed += 1,
-                Outcome::Failed => c.failed += 1,
-                Outcome::Rejected => c.rejected += 1,
-                Outcome::Cancelled => c.cancelled += 1,
-            }
-        }
-        c
+    /// Requests by outcome (their total is the number of requests).
+    pub fn counts(&self) -> OutcomeCounts {
+        OutcomeCounts::of(self.requests.iter().map(|r| r.outcome))
     }
 
     /// True when the file holds run figures but no per-request records.
@@ -137,6 +113,9 @@ fn observation(r: &ImportedRequest) -> Observation {
         }
         _ => None,
     };
+    if r.outcome == Outcome::Empty {
+        return Observation::unsplit(r.outcome);
+    }
     match (course_split, b.ttft) {
         (Some(parts), _) => Observation { outcome: r.outcome, ttft: Some(parts.ttft()), parts: Some(parts) },
         (None, Some(t)) => Observation::ttft_only(r.outcome, t),

@@ -33,6 +33,9 @@ pub enum Standing {
     /// It has no first token (an error, a rejection, a cancellation), so it
     /// missed the target too; it is never a fast request.
     NoFirstToken,
+    /// It produced nothing and recorded no error ([`Outcome::Empty`]): it is
+    /// not judged against the target.
+    NotJudged,
 }
 
 impl Standing {
@@ -42,14 +45,19 @@ impl Standing {
             Standing::Within => "within",
             Standing::Over => "over",
             Standing::NoFirstToken => "missed: no first token",
+            Standing::NotJudged => "not judged: empty reply",
         }
     }
 }
 
 /// Where `request` stands against `target`, by the core's rule: a request
-/// with a TTFT is within or over; one without a TTFT missed it.
+/// with a TTFT is within or over; one without a TTFT missed it, except an
+/// empty reply, which is not judged.
 pub fn standing(request: &ImportedRequest, target: Micros) -> Standing {
-    match request.breakdown.ttft.or_else(|| request.breakdown.split_ttft()) {
+    if request.outcome == Outcome::Empty {
+        return Standing::NotJudged;
+    }
+    match first_token(request) {
         Some(t) if t <= target => Standing::Within,
         Some(_) => Standing::Over,
         None => Standing::NoFirstToken,
@@ -58,6 +66,9 @@ pub fn standing(request: &ImportedRequest, target: Micros) -> Standing {
 
 /// The TTFT a request contributes: the stated one, or its split's sum.
 pub fn first_token(request: &ImportedRequest) -> Option<Micros> {
+    if request.outcome == Outcome::Empty {
+        return None;
+    }
     request.breakdown.ttft.or_else(|| request.breakdown.split_ttft())
 }
 
@@ -157,6 +168,7 @@ fn key<'a>(r: &'a ImportedRequest, column: Column, target: Micros) -> Key<'a> {
             Standing::Within => 0,
             Standing::Over => 1,
             Standing::NoFirstToken => 2,
+            Standing::NotJudged => 3,
         }),
     }
 }
@@ -486,18 +498,14 @@ pub const TREATMENT: &str = "Every request counts in the totals and the outcome 
     request that has a first token, whatever its outcome: a first token that reached the stream happened. A request \
     with no first token (rejected, failed before it, or cancelled) cannot enter a latency percentile, so it is counted \
     apart and, against the target, counts as missed. A rate-limited request that a tool records with a zero TTFT is \
-    imported as an error with no latency, never as a fast request.";
+    imported as an error with no latency, never as a fast request. An empty reply (nothing produced, no error \
+    recorded) is counted apart and judged against no target.";
 
-/// Counts of requests that did not complete, for the page.
-pub fn not_completed(requests: &[ImportedRequest]) -> [(Outcome, usize); 3] {
-    let mut counts = [(Outcome::Failed, 0), (Outcome::Rejected, 0), (Outcome::Cancelled, 0)];
-    for r in requests {
-        if let Some((_, n)) = counts.iter_mut().find(|(o, _)| *o == r.outcome) {
-            *n += 1;
-        }
-    }
-    counts
-}
+/// Why an empty reply is counted on its own, in one sentence for the page.
+pub const EMPTY_REPLY: &str = "A request that ended with nothing produced and no error recorded (no output tokens, or \
+    no first-token time: none, zero, or the instant it started) is counted as an empty reply: it had no first token, \
+    so it enters neither the TTFT percentiles nor the target counts, where a recorded zero would pass for the fastest \
+    request of the run.";
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@
 //! read only when the team's `shared/` folder is beside the clone.
 
 use ttft_latency::{Micros, Outcome};
-use ttft_import::{detect, import, Clock, Counts, Format, Import, Importer, Quantity};
+use ttft_import::{detect, import, Clock, Format, Import, Importer, OutcomeCounts, Quantity};
 
 /// A file under the repository's `tests/fixtures/`.
 fn fixture(rel: &str) -> String {
@@ -25,11 +25,11 @@ fn shared_fixture(rel: &str) -> Option<String> {
 
 /// Imports a fixture, checks the detected format, the outcome counts and
 /// that nothing was reported as a problem, and returns the import.
-fn check(rel: &str, format: Format, counts: Counts) -> Import {
+fn check(rel: &str, format: Format, counts: OutcomeCounts) -> Import {
     check_text(rel, &fixture(&format!("real-traces/{rel}")), format, counts)
 }
 
-fn check_text(rel: &str, text: &str, format: Format, counts: Counts) -> Import {
+fn check_text(rel: &str, text: &str, format: Format, counts: OutcomeCounts) -> Import {
     let text = text.to_owned();
     assert_eq!(detect(&text[..text.len().min(64 * 1024)]), Ok(format), "{rel}");
     let imp = import(&text).expect("detected");
@@ -52,8 +52,11 @@ fn check_text(rel: &str, text: &str, format: Format, counts: Counts) -> Import {
     imp
 }
 
-fn counts(total: usize, completed: usize, failed: usize, rejected: usize, cancelled: usize) -> Counts {
-    Counts { total, completed, failed, rejected, cancelled }
+/// The counts of a file with no empty replies; `total` is checked against the sum.
+fn counts(total: usize, completed: usize, failed: usize, rejected: usize, cancelled: usize) -> OutcomeCounts {
+    let c = OutcomeCounts { completed, failed, rejected, cancelled, empty: 0 };
+    assert_eq!(c.total(), total);
+    c
 }
 
 #[test]

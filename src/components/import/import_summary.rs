@@ -103,10 +103,10 @@ pub fn ImportSummary(
         move || {
             let s = summary.get();
             let counts = import.counts();
-            let not_completed = report::not_completed(&import.requests);
-            let items = not_completed
+            let items = [Outcome::Failed, Outcome::Rejected, Outcome::Cancelled]
                 .into_iter()
-                .map(|(o, n)| {
+                .map(|o| {
+                    let n = counts.get(o);
                     let without = s.no_first_token.get(o);
                     view! {
                         <li>
@@ -120,9 +120,20 @@ pub fn ImportSummary(
                     }
                 })
                 .collect_view();
+            let empty = (counts.empty > 0).then(|| {
+                view! {
+                    <li>{format!("empty reply (no first token, no error recorded): {}", group_thousands(counts.empty as u64))}</li>
+                }
+            });
+            let empty_why = (counts.empty > 0).then_some(report::EMPTY_REPLY);
             let missed = s.target.map(|t| {
+                let not_judged = match counts.empty {
+                    0 => String::new(),
+                    1 => " The empty reply is not judged.".to_owned(),
+                    n => format!(" The {} empty replies are not judged.", group_thousands(n as u64)),
+                };
                 format!(
-                    "Against the {} target: {} within, {} over, {} with no first token (counted as missed).",
+                    "Against the {} target: {} within, {} over, {} with no first token (counted as missed).{not_judged}",
                     t.target,
                     group_thousands(t.within as u64),
                     group_thousands(t.over as u64),
@@ -133,11 +144,12 @@ pub fn ImportSummary(
                 <p>
                     {format!(
                         "{} requests: {} completed.",
-                        group_thousands(counts.total as u64),
+                        group_thousands(counts.total() as u64),
                         group_thousands(s.outcomes.get(Outcome::Completed) as u64)
                     )}
                 </p>
-                <ul class="outcome-counts">{items}</ul>
+                <ul class="outcome-counts">{items}{empty}</ul>
+                <p>{empty_why}</p>
                 <p>{missed}</p>
             }
         }
