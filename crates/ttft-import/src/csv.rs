@@ -16,7 +16,7 @@
 
 use crate::read::Import;
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
-use ttft_latency::{split_request, Events, Micros, Outcome, RequestTrace, Timing};
+use ttft_latency::{parse_ms, split_request, Events, Micros, MsError, Outcome, RequestTrace, Timing};
 
 const EVENT_COLUMNS: [&str; 5] = ["arrival_ms", "admitted_ms", "prefill_end_ms", "first_token_ms", "last_token_ms"];
 const DURATION_COLUMNS: [&str; 5] = ["queue_ms", "prefill_ms", "emit_ms", "ttft_ms", "decode_ms"];
@@ -216,12 +216,11 @@ fn cell(fields: &[String], at: Option<usize>) -> Option<&str> {
 fn ms(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<Micros>, String> {
     match cell(fields, at) {
         None => Ok(None),
-        Some(s) => s
-            .parse::<f64>()
-            .ok()
-            .and_then(Micros::from_ms_f64)
-            .map(Some)
-            .ok_or_else(|| format!("{name} is {}, not a number of milliseconds", quoted(s))),
+        Some(s) => match parse_ms(s) {
+            Ok(t) => Ok(Some(t)),
+            Err(MsError::NotANumber) => Err(format!("{name} is {}, not a number of milliseconds", quoted(s))),
+            Err(MsError::TooLarge) => Err(format!("{name} is {}, too large to be a time in milliseconds", quoted(s))),
+        },
     }
 }
 

@@ -90,6 +90,60 @@ impl Micros {
     }
 }
 
+/// Why decimal text is not a number of milliseconds that fits a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MsError {
+    /// Not a decimal number (empty, letters, `inf`, `NaN`).
+    NotANumber,
+    /// A number, but beyond what a time can hold (about 292,000 years).
+    TooLarge,
+}
+
+/// Reads decimal milliseconds as typed or written in a file (`1500`,
+/// `0.25`, `-3`, `1.2e3`) straight into whole microseconds, rounding half
+/// away from zero once, with no float in between. The one reader of
+/// millisecond text in the workspace: the importer's CSV cells and the
+/// import page's target box both use it.
+pub fn parse_ms(text: &str) -> Result<Micros, MsError> {
+    let t = text.trim();
+    let (negative, rest) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (number, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => (&rest[..at], rest[at + 1..].parse::<i32>().map_err(|_| MsError::NotANumber)?),
+        None => (rest, 0),
+    };
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    if (whole.is_empty() && frac.is_empty()) || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return Err(MsError::NotANumber);
+    }
+    // The digits as one integer, and the power of ten that makes them microseconds.
+    let digits = format!("{whole}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let power = i64::from(exponent) + 3 - frac.len() as i64;
+    if digits.is_empty() {
+        return Ok(Micros::ZERO);
+    }
+    if digits.len() as i64 + power > 20 {
+        return Err(MsError::TooLarge);
+    }
+    let value: i128 = if power >= 0 {
+        let mantissa: i128 = digits.parse().map_err(|_| MsError::TooLarge)?;
+        mantissa.checked_mul(10i128.checked_pow(power as u32).ok_or(MsError::TooLarge)?).ok_or(MsError::TooLarge)?
+    } else {
+        // Keep one digit past the microsecond to round with; digits beyond it cannot change the result.
+        let keep = (digits.len() as i64 + power + 1).max(0) as usize;
+        let kept = digits.get(..keep).unwrap_or(digits);
+        let tenths: i128 = if kept.is_empty() { 0 } else { kept.parse().map_err(|_| MsError::TooLarge)? };
+        let tenths = if keep == 0 { 0 } else { tenths };
+        (tenths + 5) / 10
+    };
+    let value = if negative { -value } else { value };
+    i64::try_from(value).map(Micros).map_err(|_| MsError::TooLarge)
+}
+
 /// Saturating, so that no input can make the core panic in a debug build.
 impl Add for Micros {
     type Output = Micros;
@@ -174,6 +228,30 @@ mod tests {
         assert_eq!(Micros::from_nanos(-1_500), Micros(-2));
         assert_eq!(Micros::from_secs_f64(f64::NAN), None);
         assert_eq!(Micros::from_secs_f64(1e300), None);
+    }
+
+    #[test]
+    fn milliseconds_from_text_stay_integer() {
+        let ok = |t: &str, us: i64| assert_eq!(parse_ms(t), Ok(Micros(us)), "{t}");
+        ok("1500", 1_500_000);
+        ok(" 0.25 ", 250);
+        ok("0.0005", 1);
+        ok("0.0004999", 0);
+        ok("-3", -3_000);
+        ok("-0.0005", -1);
+        ok("1.2e3", 1_200_000);
+        ok("5e-4", 1);
+        ok(".5", 500);
+        ok("2.", 2_000);
+        ok("0.1234567890123456789", 123);
+        ok("9e15", 9_000_000_000_000_000_000);
+        ok("0", 0);
+        assert_eq!(parse_ms("1e16"), Err(MsError::TooLarge));
+        assert_eq!(parse_ms("99999999999999999999999999"), Err(MsError::TooLarge));
+        assert_eq!(parse_ms("1e999999"), Err(MsError::TooLarge));
+        for bad in ["", "-", ".", "inf", "NaN", "1,5", "1e", "e3", "0x10", "1.2.3"] {
+            assert_eq!(parse_ms(bad), Err(MsError::NotANumber), "{bad}");
+        }
     }
 
     #[test]
