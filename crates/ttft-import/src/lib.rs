@@ -38,6 +38,7 @@ pub mod otlp;
 pub mod read;
 pub mod report;
 pub mod sglang;
+pub mod tool_summary;
 pub mod vllm_bench;
 
 pub use format::{Capability, Format, Layout, UnknownFormat};

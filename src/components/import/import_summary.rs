@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Convention, Micros, Outcome, Percentiles};
-use ttft_import::report;
+use ttft_import::{report, tool_summary};
 use ttft_import::Import;
 
 fn row(name: String, p: &Percentiles) -> impl IntoView {
@@ -58,6 +58,52 @@ pub fn ImportSummary(
             </div>
         }
     };
+    let unstreamed = tool_summary::unstreamed(&import);
+    let first_row = if unstreamed { "End-to-end (the file's TTFT)" } else { "TTFT" };
+    let tool_figures = {
+        let import = Arc::clone(&import);
+        move || {
+            let rows = tool_summary::compare(&import, convention.get());
+            if rows.is_empty() {
+                return None;
+            }
+            let rows = rows
+                .into_iter()
+                .map(|c| {
+                    let name = if c.run.is_empty() { c.key.clone() } else { format!("{} ({})", c.key, c.run) };
+                    view! {
+                        <tr>
+                            <th scope="row"><code>{name}</code></th>
+                            <td class="num">{c.tool.to_string()}</td>
+                            <td class="num">{c.page.map_or_else(|| "none".to_owned(), |p| p.to_string())}</td>
+                            <td>{c.why}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <h3>"The tool's own figures"</h3>
+                <p>
+                    "The file states its own summary. Each of its TTFT figures is set beside this page's, with \
+                     why they differ, found by recomputing the figure from the file's requests."
+                </p>
+                <div class="table-scroll" role="region" aria-labelledby="import-tool-caption" tabindex="0">
+                    <table class="tool-figures">
+                        <caption id="import-tool-caption">"The tool's figures beside this page's"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Figure"</th>
+                                <th scope="col" class="num">"Tool"</th>
+                                <th scope="col" class="num">"This page"</th>
+                                <th scope="col">"Why"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            })
+        }
+    };
     let table = move || {
         let s = summary.get();
         let Some(ttft) = s.ttft.as_ref() else {
@@ -89,7 +135,7 @@ pub fn ImportSummary(
                         </tr>
                     </thead>
                     <tbody>
-                        {row("TTFT".to_owned(), ttft)}
+                        {row(first_row.to_owned(), ttft)}
                         {piece_rows}
                     </tbody>
                 </table>
@@ -237,6 +283,7 @@ pub fn ImportSummary(
                 {radio(Convention::Linear, "import-conv-linear", "Linear interpolation (numpy's default)")}
             </fieldset>
             {table}
+            {tool_figures}
             <h3>"Largest delay"</h3>
             {largest}
             <h3>"Outcomes"</h3>
