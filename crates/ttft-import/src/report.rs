@@ -18,7 +18,8 @@ use crate::read::Import;
 use crate::model::{ImportedRequest, Largest, Piece};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use ttft_latency::split::format_tenths;
+use ttft_latency::summary::{self, count_of};
+use ttft_latency::Part;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 
@@ -410,21 +411,12 @@ pub fn spread(len: usize, max: usize) -> Vec<usize> {
     (0..max).map(|k| ((k as u128 * len as u128) / max as u128) as usize).collect()
 }
 
-/// "3 of 40 requests (7.5%)", the share rounded once to a tenth of a percent.
-fn count_of(n: usize, total: usize) -> String {
-    let share = ttft_latency::Share { part: Micros(n as i64), whole: Micros(total as i64) };
-    match share.tenths() {
-        Some(t) => format!("{n} of {total} requests ({}%)", format_tenths(t)),
-        None => format!("{n} of {total} requests"),
-    }
-}
-
 /// What to look at first when `piece` is the largest delay.
 fn first_look(piece: Piece) -> &'static str {
     match piece {
-        Piece::QueueWait => "look at admission and capacity before the prompt",
-        Piece::Prefill | Piece::PrefillWithEmit => "look at prompt length and prefix caching before adding capacity",
-        Piece::Emit => "look at sampling and stream writing",
+        Piece::QueueWait => summary::first_look(Part::QueueWait),
+        Piece::Prefill | Piece::PrefillWithEmit => summary::first_look(Part::Prefill),
+        Piece::Emit => summary::first_look(Part::Emit),
         Piece::Unattributed => {
             "look before the engine's queue (the API server, tokenisation, hand-offs between processes)"
         }

@@ -317,8 +317,9 @@ pub fn summarise_splits(
 }
 
 /// "3 of 40 requests (7.5%)", with the share rounded once to a tenth of a
-/// percent.
-fn count_of(n: usize, total: usize) -> String {
+/// percent. The one such phrase of the workspace (the importer's reading
+/// uses it too).
+pub fn count_of(n: usize, total: usize) -> String {
     if total == 0 {
         return format!("{n} of {total} requests");
     }
@@ -326,8 +327,9 @@ fn count_of(n: usize, total: usize) -> String {
     format!("{n} of {total} requests ({}%)", crate::split::format_tenths(tenths))
 }
 
-/// What to look at first for slow first tokens dominated by `part`.
-fn first_look(part: Part) -> &'static str {
+/// What to look at first for slow first tokens dominated by `part` (the
+/// importer adds only what its own pieces need beyond these three).
+pub fn first_look(part: Part) -> &'static str {
     match part {
         Part::QueueWait => "look at admission and capacity before the prompt",
         Part::Prefill => "look at prompt length and prefix caching before adding capacity",
