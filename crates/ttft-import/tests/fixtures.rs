@@ -83,6 +83,24 @@ fn vllm_bench_qps4() {
 }
 
 #[test]
+fn vllm_bench_tool_figures_are_each_explained() {
+    let text = fixture("real-traces/vllm-bench/llama-3.3-70b-tp8-sharegpt-qps04.json");
+    let imp = import(&text).expect("detected");
+    for convention in [ttft_latency::Convention::Linear, ttft_latency::Convention::NearestRank] {
+        let rows = ttft_import::tool_summary::compare(&imp, convention);
+        let keys: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+        assert!(keys.contains(&"median_ttft_ms") && keys.contains(&"p99_ttft_ms") && keys.contains(&"mean_ttft_ms"), "{keys:?}");
+        for r in &rows {
+            assert!(!r.why.starts_with("This page cannot rebuild"), "{convention}: {}: {}", r.key, r.why);
+            if convention == ttft_latency::Convention::Linear {
+                assert!(r.why.starts_with("The same figure"), "{}: {}", r.key, r.why);
+            }
+        }
+    }
+    assert!(!ttft_import::tool_summary::unstreamed(&imp), "a streamed run");
+}
+
+#[test]
 fn vllm_bench_rate_inf() {
     let imp = check("vllm-bench/llama-3.3-70b-tp8-sharegpt-qpsinf.json", Format::VllmBench, counts(200, 200, 0, 0, 0));
     assert_eq!(imp.summaries[0].get("request_rate"), Some(&Quantity::Text("inf".into())));
