@@ -179,7 +179,7 @@ test('an unknown file lists what is supported; a bad line is reported and the re
   await pick(page, { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
   const about = page.locator('.import-about');
   await about.getByText('5 requests imported').waitFor();
-  assert.match(await about.innerText(), /1 lines or records could not be read/);
+  assert.match(await about.innerText(), /1 line or record could not be read and was skipped; everything else was imported\./);
   await about.getByText(/The first 1 of them/).click();
   assert.match(await about.locator('.problems').innerText(), /line 2/);
   assertNoProblems(problems);
