@@ -1,7 +1,7 @@
 //! e2e/import.test.mjs: the "Import a trace" part used the way an engineer
 //! uses it, in headless Chromium against the release build. A real AIPerf
-//! file goes in through the file picker (read in place from
-//! ../shared/fixtures/real-traces/); the table's counts and a hand-checked
+//! file goes in through the file picker (from the repository's
+//! tests/fixtures/real-traces/, see its PROVENANCE.md); the table's counts and a hand-checked
 //! TTFT are read back; switching the percentile convention changes the
 //! figures; the target drives the standing column; the CSV download has the
 //! documented header and one row a request. The example button shows a
@@ -28,8 +28,8 @@ import {
   waitForText,
 } from './support.mjs';
 
-/** The shared real-trace fixtures, beside the repository. */
-const FIXTURES = join(ROOT, '..', 'shared', 'fixtures', 'real-traces');
+/** The real-trace fixtures kept in the repository. */
+const FIXTURES = join(ROOT, 'tests', 'fixtures', 'real-traces');
 const EXAMPLE = join(ROOT, 'content', 'samples', 'course-trace.otlp.jsonl');
 
 let server;
@@ -197,7 +197,7 @@ test('an unknown file lists what is supported; a bad line is reported and the re
   await pick(page, { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
   const said = about(page);
   await said.getByText('5 requests imported').waitFor();
-  await waitForText(said, /1 lines or records could not be read/);
+  await waitForText(said, /1 line or record could not be read and was skipped; everything else was imported\./);
   const where = said.getByText(/line 2/);
   assert.equal(await where.isVisible(), false, 'where the bad line is waits behind its summary');
   await said.getByText(/The first 1 of them/).click();

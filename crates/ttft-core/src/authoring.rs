@@ -77,12 +77,7 @@ impl AuthoredExercise {
     /// the same content does not change it. Not a security measure: it only
     /// keeps learners' stored answers for different content apart.
     pub fn content_hash(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in self.to_json().bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        format!("{:016x}", crate::fingerprint::fnv1a64(self.to_json().as_bytes()))
     }
 
     /// The file with each exercise's id made unique to this content:

@@ -181,11 +181,7 @@ pub fn entry_id_with(
             canonical.push_str(&format!("{}:{d};", d.len()));
         }
     }
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in canonical.bytes() {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let hash = crate::fingerprint::fnv1a64(canonical.as_bytes());
     format!("s{saved_at_ms}-{hash:016x}")
 }
 

@@ -16,6 +16,7 @@ pub mod authoring;
 pub mod content;
 pub mod embed;
 pub mod exercises;
+pub mod fingerprint;
 pub mod history;
 pub mod rubric;
 pub mod second_opinion;

@@ -39,10 +39,14 @@ fn read_record(value: &Value, line: usize, import: &mut Import) {
     let id = field::text(&meta["x_request_id"])
         .or_else(|| field::text(&meta["request_id"]))
         .unwrap_or_else(|| format!("line {line}"));
-    let start = ["request_start_ns", "timestamp_ns"]
-        .iter()
-        .find_map(|k| field::integer(&meta[*k]))
-        .map(Micros::from_nanos);
+    let start = match ["request_start_ns", "timestamp_ns"].iter().find_map(|k| field::integer(&meta[*k])).map(Micros::checked_from_nanos) {
+        Some(None) => {
+            import.problem(Location::LinePath(line, "$.metadata".into()), "the start timestamp is too large to be a time in nanoseconds; the record was skipped");
+            return;
+        }
+        Some(start) => start,
+        None => None,
+    };
     let prompt_tokens = metric_count(metrics, &["input_sequence_length"]);
     let error = &value["error"];
     let cancelled_flag = meta["was_cancelled"].as_bool() == Some(true) || value["was_cancelled"].as_bool() == Some(true);
@@ -78,8 +82,9 @@ fn read_record(value: &Value, line: usize, import: &mut Import) {
     }
     let ttft = metric_time(metrics, &["time_to_first_token", "ttft"]);
     let latency = metric_time(metrics, &["request_latency"]);
-    if ttft.is_none() {
-        import.problem(Location::LinePath(line, "$.metrics.ttft".into()), "no time to first token with a time unit; the record was skipped");
+    let ttft_stated = ["time_to_first_token", "ttft"].iter().any(|k| !metrics[*k].is_null());
+    if ttft.is_none() && ttft_stated {
+        import.problem(Location::LinePath(line, "$.metrics.ttft".into()), "the time to first token has no readable value and time unit; the record was skipped");
         return;
     }
     if ttft.is_some_and(Micros::is_negative) || latency.is_some_and(Micros::is_negative) {
@@ -127,9 +132,9 @@ pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
             None => break,
             Some(Ok(v)) => read_record(&v, line, import),
             Some(Err(e)) => {
-                import.problem(
+                import.stop(
                     Location::Line(first_line + e.line().saturating_sub(1)),
-                    format!("not valid JSON: {e}; the rest was skipped"),
+                    format!("not valid JSON: {e}; reading stopped here"),
                 );
                 break;
             }

@@ -16,7 +16,7 @@
 
 use crate::read::Import;
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
-use ttft_latency::{split_request, Events, Micros, Outcome, RequestTrace, Timing};
+use ttft_latency::{parse_ms, split_request, Events, Micros, MsError, Outcome, RequestTrace, Timing};
 
 const EVENT_COLUMNS: [&str; 5] = ["arrival_ms", "admitted_ms", "prefill_end_ms", "first_token_ms", "last_token_ms"];
 const DURATION_COLUMNS: [&str; 5] = ["queue_ms", "prefill_ms", "emit_ms", "ttft_ms", "decode_ms"];
@@ -62,9 +62,29 @@ fn columns(header: &str) -> Option<Columns> {
     Some(Columns { shape, timing: set.map(find), other: OTHER_COLUMNS.map(find) })
 }
 
-/// True when a row's quotes are closed (an even number of `"`).
-pub fn quotes_balanced(line: &str) -> bool {
-    line.bytes().filter(|&b| b == b'"').count() % 2 == 0
+/// True when a line holds an odd number of `"`: it opens (or closes) a
+/// quoted field that spans lines.
+fn quote_count_is_odd(line: &str) -> bool {
+    line.bytes().filter(|&b| b == b'"').count() % 2 == 1
+}
+
+/// Most bytes a row whose quoted field spans lines may reach before it is
+/// taken to be an unclosed quote rather than a long cell.
+pub const MAX_ROW_BYTES: usize = 64 * 1024;
+
+/// Most lines such a row may span.
+pub const MAX_ROW_LINES: usize = 200;
+
+/// Longest cell quoted in a problem message, in characters.
+pub const QUOTED_CELL_CHARS: usize = 80;
+
+/// `s` for a problem message: cut to [`QUOTED_CELL_CHARS`] characters with
+/// an ellipsis, so a hostile cell cannot fill the page.
+pub fn quoted(s: &str) -> String {
+    match s.char_indices().nth(QUOTED_CELL_CHARS) {
+        Some((cut, _)) => format!("\"{}\u{2026}\"", s.get(..cut).unwrap_or(s)),
+        None => format!("\"{s}\""),
+    }
 }
 
 /// Splits one row into fields, unquoting quoted ones.
@@ -90,6 +110,14 @@ pub fn split_row(line: &str) -> Vec<String> {
 
 /// A CSV read in progress: the header's columns once seen, and a quoted row
 /// that spans lines until its quotes close.
+///
+/// Why the caps: one stray quote would otherwise join every later line into
+/// one row, so a file of 2,000 good rows imported none of them, and the row
+/// grew without bound. The quotes' parity is kept as lines arrive (never
+/// recounted over the whole row), and a row that passes [`MAX_ROW_BYTES`] or
+/// [`MAX_ROW_LINES`], or is still open at the end of the file, is reported
+/// at its first line and skipped; the lines after that first one are then
+/// read again as rows of their own.
 #[derive(Clone, Debug, Default)]
 pub struct State {
     columns: Option<Columns>,
@@ -97,6 +125,8 @@ pub struct State {
     row_start: Option<usize>,
     /// That unfinished row's text so far.
     row: String,
+    /// Lines in that row so far.
+    row_lines: usize,
 }
 
 impl State {
@@ -107,25 +137,50 @@ impl State {
             Some(start) => {
                 self.row.push('\n');
                 self.row.push_str(line);
-                if quotes_balanced(&self.row) {
+                self.row_lines += 1;
+                if quote_count_is_odd(line) {
                     let row = std::mem::take(&mut self.row);
                     self.row_start = None;
                     read_row(&mut self.columns, &row, start, import);
+                } else if self.row.len() > MAX_ROW_BYTES || self.row_lines > MAX_ROW_LINES {
+                    self.give_up(
+                        import,
+                        &format!(
+                            "a quoted field is not closed within {MAX_ROW_LINES} lines or {} KiB; the row was skipped \
+                             and the lines after it were read as rows",
+                            MAX_ROW_BYTES / 1024
+                        ),
+                    );
                 }
             }
-            None if !quotes_balanced(line) => {
+            None if quote_count_is_odd(line) => {
                 self.row_start = Some(n);
                 self.row = line.to_owned();
+                self.row_lines = 1;
             }
             None => read_row(&mut self.columns, line, n, import),
         }
     }
 
+    /// Reports the open row at its first line, skips that line, and reads
+    /// the lines held after it again as rows (where a quote opens again,
+    /// the same rule applies, so each pass drops at least one line).
+    fn give_up(&mut self, import: &mut Import, message: &str) {
+        let Some(start) = self.row_start.take() else { return };
+        let row = std::mem::take(&mut self.row);
+        self.row_lines = 0;
+        import.problem(Location::Line(start), message);
+        for (k, line) in row.split('\n').enumerate().skip(1) {
+            self.read_line(line, start + k, import);
+        }
+    }
+
     /// Reports what the end of the file leaves unread: a quoted row never
-    /// closed, or (when the file held anything) no header at all.
+    /// closed (whose later lines are read as rows), or (when the file held
+    /// anything) no header at all.
     pub fn finish(&mut self, saw_anything: bool, import: &mut Import) {
-        if let Some(start) = self.row_start.take() {
-            import.problem(Location::Line(start), "a quoted field is never closed; the row was skipped");
+        while self.row_start.is_some() {
+            self.give_up(import, "a quoted field is never closed; the row was skipped and the lines after it were read as rows");
         }
         if self.columns.is_none() && saw_anything {
             import.problem(Location::Line(1), "no header row with the documented columns was found");
@@ -161,19 +216,18 @@ fn cell(fields: &[String], at: Option<usize>) -> Option<&str> {
 fn ms(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<Micros>, String> {
     match cell(fields, at) {
         None => Ok(None),
-        Some(s) => s
-            .parse::<f64>()
-            .ok()
-            .and_then(Micros::from_ms_f64)
-            .map(Some)
-            .ok_or_else(|| format!("{name} is \"{s}\", not a number of milliseconds")),
+        Some(s) => match parse_ms(s) {
+            Ok(t) => Ok(Some(t)),
+            Err(MsError::NotANumber) => Err(format!("{name} is {}, not a number of milliseconds", quoted(s))),
+            Err(MsError::TooLarge) => Err(format!("{name} is {}, too large to be a time in milliseconds", quoted(s))),
+        },
     }
 }
 
 fn tokens(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<u64>, String> {
     match cell(fields, at) {
         None => Ok(None),
-        Some(s) => s.parse::<u64>().map(Some).map_err(|_| format!("{name} is \"{s}\", not a whole number")),
+        Some(s) => s.parse::<u64>().map(Some).map_err(|_| format!("{name} is {}, not a whole number", quoted(s))),
     }
 }
 
@@ -188,7 +242,8 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
         Some("failed") => Outcome::Failed,
         Some("rejected") => Outcome::Rejected,
         Some("cancelled") | Some("canceled") => Outcome::Cancelled,
-        Some(other) => return Err(format!("outcome is \"{other}\"; use completed, failed, rejected or cancelled")),
+        Some("empty") => Outcome::Empty,
+        Some(other) => return Err(format!("outcome is {}; use completed, failed, rejected, cancelled or empty", quoted(other))),
     };
     let error = cell(fields, error_at).map(str::to_owned);
     let t = |i: usize, name: &str| ms(fields, cols.timing.get(i).copied().flatten(), name);

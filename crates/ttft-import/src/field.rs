@@ -32,11 +32,17 @@ fn whole(x: f64) -> Option<u64> {
 }
 
 /// An integer, for nanosecond timestamps that do not fit an `f64` exactly.
+/// Values past i128's range come back clamped to it, so a time conversion
+/// refuses them rather than a missing value hiding them.
 pub fn integer(v: &Value) -> Option<i128> {
     match v {
-        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)).or_else(|| {
-            n.as_f64().filter(|x| x.is_finite() && x.abs() < 1e30).map(|x| x.round() as i128)
-        }),
+        // A float too large for i128 saturates (`as` never panics); the
+        // caller's checked conversion to a time then refuses it.
+        Value::Number(n) => n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .or_else(|| n.as_f64().filter(|x| x.is_finite()).map(|x| x.round() as i128)),
         Value::String(s) => s.trim().parse::<i128>().ok(),
         _ => None,
     }
@@ -56,7 +62,7 @@ pub fn millis(v: &Value) -> Option<Micros> {
 /// microseconds. An unknown unit gives `None` rather than a guess.
 pub fn in_unit(value: &Value, unit: &str) -> Option<Micros> {
     match unit.trim().to_ascii_lowercase().as_str() {
-        "ns" | "nanoseconds" => integer(value).map(Micros::from_nanos),
+        "ns" | "nanoseconds" => integer(value).and_then(Micros::checked_from_nanos),
         "us" | "µs" | "microseconds" => number(value).and_then(|x| Micros::from_ms_f64(x / 1_000.0)),
         "ms" | "milliseconds" => millis(value),
         "s" | "sec" | "seconds" => secs(value),

@@ -83,6 +83,26 @@ impl Format {
         }
     }
 
+    /// The longest line a line format reads, in bytes. A longer line is
+    /// reported by number and skipped without being held, so one endless
+    /// line cannot take the page's memory. A CSV row is short; an OTLP line
+    /// holds a whole batch of spans, so its limit is larger.
+    pub fn max_line_bytes(self) -> usize {
+        match self {
+            Format::Csv => 1 << 20,
+            _ => 64 << 20,
+        }
+    }
+
+    /// The largest file of a document format (and of a line format that
+    /// turns out to be one pretty-printed document), in bytes. Such a file
+    /// is held whole as text and then as a JSON tree of several times its
+    /// size, so beyond this the import stops with a message naming the
+    /// limit instead of running out of memory.
+    pub fn max_document_bytes(self) -> usize {
+        256 << 20
+    }
+
     /// How the importer consumes it.
     pub fn layout(self) -> Layout {
         match self {

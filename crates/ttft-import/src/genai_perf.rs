@@ -6,8 +6,8 @@
 //! TTFT is the first response minus the send time; decode is the last minus
 //! the first; end-to-end is the last minus the send time. The file does not
 //! count tokens per response, so no output token count or rate is derived
-//! (a response may carry several tokens). A request with no responses is
-//! imported as failed. Nothing here is split: the clock is the client's.
+//! (a response may carry several tokens). A request with no responses
+//! and no error is imported as an empty reply (no first token). Nothing here is split: the clock is the client's.
 
 use crate::field;
 use crate::read::{parse_json, Import};
@@ -39,7 +39,11 @@ pub fn read_document(text: &str, import: &mut Import) {
                 import.problem(at(), "a response timestamp is not an integer; the request was skipped");
                 continue;
             };
-            let start = Some(Micros::from_nanos(sent));
+            let Some(start) = Micros::checked_from_nanos(sent) else {
+                import.problem(at(), "the send timestamp is too large to be a time in nanoseconds; the request was skipped");
+                continue;
+            };
+            let start = Some(start);
             let (Some(&first), Some(&last)) = (responses.first(), responses.last()) else {
                 import.requests.push(ImportedRequest {
                     id,
@@ -47,8 +51,9 @@ pub fn read_document(text: &str, import: &mut Import) {
                     prompt_tokens: None,
                     output_tokens: None,
                     queued_at_arrival: None,
-                    outcome: Outcome::Failed,
-                    error: Some("no response was received".into()),
+                    // No response and no error recorded: an empty reply.
+                    outcome: Outcome::Empty,
+                    error: None,
                     breakdown: Breakdown::client(None, None, None),
                 });
                 continue;
@@ -57,9 +62,11 @@ pub fn read_document(text: &str, import: &mut Import) {
                 import.problem(at(), "response timestamps come before the send time or out of order; the request was skipped");
                 continue;
             }
-            let ttft = Micros::from_nanos(first - sent);
-            let decode = Micros::from_nanos(last - first);
-            let e2e = Micros::from_nanos(last - sent);
+            let span = |a: i128, b: i128| a.checked_sub(b).and_then(Micros::checked_from_nanos);
+            let (Some(ttft), Some(decode), Some(e2e)) = (span(first, sent), span(last, first), span(last, sent)) else {
+                import.problem(at(), "the response timestamps are too far from the send time to be a latency; the request was skipped");
+                continue;
+            };
             import.requests.push(ImportedRequest {
                 id,
                 start,

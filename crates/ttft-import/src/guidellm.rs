@@ -44,10 +44,6 @@ fn read_request(req: &Value, outcome: Outcome, path: &str, many: bool, b: usize,
     let start = field::epoch_secs(&req["request_start_time"]).or_else(|| field::epoch_secs(&req["info"]["timings"]["request_start"]));
     let ttft = field::millis(&req["time_to_first_token_ms"]).filter(|t| !t.is_negative());
     let e2e = field::secs(&req["request_latency"]).filter(|t| !t.is_negative());
-    if outcome == Outcome::Completed && ttft.is_none() {
-        import.problem(Location::Path(format!("{path}.time_to_first_token_ms")), "a successful request without a TTFT was skipped");
-        return;
-    }
     let breakdown = if outcome == Outcome::Completed {
         let decode = match (ttft, e2e) {
             (Some(t), Some(e)) if e >= t => Some(e - t),

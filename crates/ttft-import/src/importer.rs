@@ -20,6 +20,7 @@
 //! This module knows no format's fields; the per-format modules do.
 
 use crate::format::{Format, Layout, UnknownFormat};
+use crate::model::Location;
 use crate::read::Import;
 use crate::{aiperf, csv, genai_perf, guidellm, jaeger, llmperf, otlp, sglang, vllm_bench};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,12 @@ pub struct Importer {
     gathering: bool,
     /// Whether a non-blank line has been seen (to spot a pretty document).
     seen_content: bool,
+    /// Bytes at the start of `pending` already searched for a line break
+    /// without finding one, so a long line is never searched twice.
+    scanned: usize,
+    /// True while the rest of a line longer than the format's limit is
+    /// being passed over.
+    skipping_line: bool,
 }
 
 impl Importer {
@@ -82,6 +89,8 @@ impl Importer {
             bytes: 0,
             gathering,
             seen_content: false,
+            scanned: 0,
+            skipping_line: false,
         }
     }
 
@@ -106,30 +115,94 @@ impl Importer {
     }
 
     /// Reads the next slice of text. Complete lines are read now; an
-    /// unfinished last line waits for the next slice.
+    /// unfinished last line waits for the next slice. A line longer than
+    /// [`Format::max_line_bytes`] is reported and passed over without being
+    /// held; a document beyond [`Format::max_document_bytes`] stops the
+    /// import with a problem that names the limit.
     pub fn feed(&mut self, chunk: &str) {
         self.bytes += chunk.len() as u64;
-        self.pending.push_str(chunk);
-        if self.gathering {
+        if self.import.stopped {
             return;
         }
+        if self.gathering {
+            self.gather(chunk);
+            return;
+        }
+        let mut chunk = chunk;
+        if self.skipping_line {
+            let Some(nl) = chunk.find('\n') else { return };
+            self.skipping_line = false;
+            chunk = chunk.get(nl + 1..).unwrap_or_default();
+        }
+        self.pending.push_str(chunk);
         // Lines are read in place from the buffer (taken out of `self` so
-        // `read_line` may borrow `self` mutably), not copied one by one.
+        // `read_line` may borrow `self` mutably), not copied one by one. The
+        // search for a line break starts where the last one stopped.
         let mut pending = std::mem::take(&mut self.pending);
         let mut consumed = 0;
-        while let Some(nl) = pending.get(consumed..).and_then(|rest| rest.find('\n')) {
-            let end = consumed + nl;
+        let mut from = self.scanned.min(pending.len());
+        while let Some(nl) = pending.get(from..).and_then(|rest| rest.find('\n')) {
+            let end = from + nl;
+            if end - consumed > self.format().max_line_bytes() {
+                self.skip_long_line();
+                consumed = end + 1;
+                from = consumed;
+                continue;
+            }
             let line = pending.get(consumed..end).unwrap_or_default();
             if !self.read_line(line) {
                 // A pretty-printed document: keep everything from here on.
                 break;
             }
             consumed = end + 1;
+            from = consumed;
         }
         if consumed > 0 {
             pending.drain(..consumed);
         }
+        self.scanned = 0;
+        if self.gathering {
+            self.gather(&pending);
+            return;
+        }
+        if pending.len() > self.format().max_line_bytes() {
+            self.skip_long_line();
+            self.skipping_line = true;
+            return;
+        }
+        self.scanned = pending.len();
         self.pending = pending;
+    }
+
+    /// Adds a slice to a gathered document, or stops the import when the
+    /// document would pass its format's limit.
+    fn gather(&mut self, chunk: &str) {
+        let limit = self.format().max_document_bytes();
+        if self.pending.len().saturating_add(chunk.len()) > limit {
+            self.pending = String::new();
+            let name = self.format().name();
+            self.import.stop(
+                Location::Line(self.lines + 1),
+                format!(
+                    "the file is larger than {}, the most this page reads of a {name} file (it must hold the whole \
+                     document at once); the import stopped here and nothing after this point was read",
+                    size(limit)
+                ),
+            );
+            return;
+        }
+        self.pending.push_str(chunk);
+    }
+
+    /// Counts and reports the line now too long to hold, and drops it.
+    fn skip_long_line(&mut self) {
+        self.lines += 1;
+        let limit = size(self.format().max_line_bytes());
+        let name = self.format().name();
+        self.import.problem(
+            Location::Line(self.lines),
+            format!("the line is longer than {limit}, the most a line of a {name} file may be; it was skipped"),
+        );
     }
 
     /// Reads text that ends at a line boundary (or at the end of the file)
@@ -140,22 +213,42 @@ impl Importer {
             self.feed(text);
             return;
         }
-        self.bytes += text.len() as u64;
         let mut consumed = 0;
         while consumed < text.len() {
             let rest = text.get(consumed..).unwrap_or_default();
             let end = rest.find('\n').map_or(text.len(), |nl| consumed + nl);
+            if end - consumed > self.format().max_line_bytes() {
+                self.bytes += (end - consumed + 1).min(text.len() - consumed) as u64;
+                self.skip_long_line();
+                consumed = end + 1;
+                continue;
+            }
             let line = text.get(consumed..end).unwrap_or_default();
             if !self.read_line(line) {
-                self.pending.push_str(text.get(consumed..).unwrap_or_default());
+                self.feed(text.get(consumed..).unwrap_or_default());
                 return;
             }
+            self.bytes += (end + 1).min(text.len()).saturating_sub(consumed) as u64;
             consumed = end + 1;
         }
     }
 
-    /// Reads what is left and returns the result.
-    pub fn finish(mut self) -> Import {
+    /// Reads what is left and returns the result, with every request that
+    /// produced nothing relabelled as an empty reply (see
+    /// [`ImportedRequest::mark_if_empty`](crate::ImportedRequest::mark_if_empty)),
+    /// whichever format recorded it.
+    pub fn finish(self) -> Import {
+        let mut import = self.read_rest();
+        for r in &mut import.requests {
+            r.mark_if_empty();
+        }
+        import
+    }
+
+    fn read_rest(mut self) -> Import {
+        if self.import.stopped {
+            return self.import;
+        }
         if self.gathering {
             let text = std::mem::take(&mut self.pending);
             match &mut self.state {
@@ -201,6 +294,17 @@ impl Importer {
             LineState::Gather => {}
         }
         true
+    }
+}
+
+/// A limit in bytes as a person reads it: `1 MiB`, `256 MiB`.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
+        format!("{} KiB", bytes >> 10)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 

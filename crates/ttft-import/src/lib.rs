@@ -38,6 +38,7 @@ pub mod otlp;
 pub mod read;
 pub mod report;
 pub mod sglang;
+pub mod tool_summary;
 pub mod vllm_bench;
 
 pub use format::{Capability, Format, Layout, UnknownFormat};
@@ -46,4 +47,5 @@ pub use model::{
     Breakdown, Clock, Figure, ImportedRequest, Largest, Location, Piece, Prefill, PrefillConvention, Problem, Quantity,
     RunSummary,
 };
-pub use read::{Counts, Import, MAX_PROBLEMS};
+pub use read::{Import, MAX_PROBLEMS};
+pub use ttft_latency::OutcomeCounts;

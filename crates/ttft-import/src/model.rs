@@ -304,6 +304,26 @@ impl ImportedRequest {
         self.decode()?.output_rate()
     }
 
+    /// True when the file records the request as completed with no error
+    /// but it produced nothing: no output tokens, or no first-token time
+    /// (none, exactly zero, or first token at the instant it started).
+    pub fn produced_nothing(&self) -> bool {
+        let first = self.breakdown.ttft.or_else(|| self.breakdown.split_ttft());
+        self.outcome == Outcome::Completed
+            && self.error.is_none()
+            && (self.output_tokens == Some(0) || first.is_none_or(|t| t == Micros::ZERO))
+    }
+
+    /// Relabels a request that produced nothing as [`Outcome::Empty`] and
+    /// drops the first-token figures it does not have (a recorded zero is
+    /// not a fast first token). Its end-to-end time is kept.
+    pub fn mark_if_empty(&mut self) {
+        if self.produced_nothing() {
+            self.outcome = Outcome::Empty;
+            self.breakdown = Breakdown { e2e: self.breakdown.e2e, ..Breakdown::empty(self.breakdown.clock) };
+        }
+    }
+
     /// True when the request completed and so its latencies may enter a
     /// percentile. A failed or rejected request's zero TTFT is not a fast
     /// request.

@@ -251,7 +251,8 @@ impl Flex {
     fn as_nanos(self) -> Option<i128> {
         match self {
             Flex::Int(i) => Some(i),
-            Flex::Float(x) if x.is_finite() && x.abs() < 1e30 => Some(x.round() as i128),
+            // Saturates past i128's range; the checked conversion refuses it.
+            Flex::Float(x) if x.is_finite() => Some(x.round() as i128),
             _ => None,
         }
     }
@@ -468,7 +469,15 @@ fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
                     continue;
                 }
                 let mut fields = span.attributes.0;
-                fields.start = span.start.as_nanos().map(Micros::from_nanos);
+                let at = || Location::LinePath(line, format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"));
+                fields.start = match span.start.as_nanos().map(Micros::checked_from_nanos) {
+                    Some(None) => {
+                        import.problem(at(), "startTimeUnixNano is too large to be a time in nanoseconds; the span was skipped");
+                        continue;
+                    }
+                    Some(start) => start,
+                    None => None,
+                };
                 if let Some(status) = &span.status {
                     if status.code.0 {
                         let msg = if status.message.is_empty() { "the span's status is ERROR" } else { &status.message };

@@ -10,7 +10,7 @@
 use crate::format::{Capability, Format};
 use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
 use serde::{Deserialize, Serialize};
-use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, Summary, TtftSplit};
+use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, OutcomeCounts, Summary, TtftSplit};
 
 /// Most problems kept in a result; beyond this they are only counted, so a
 /// file of garbage cannot fill the page's memory with messages.
@@ -31,21 +31,12 @@ pub struct Import {
     pub problems_not_listed: usize,
     /// Records that are valid but are not requests (other spans in a trace).
     pub ignored_records: usize,
-}
-
-/// Requests by how they ended.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    /// All requests.
-    pub total: usize,
-    /// Completed normally.
-    pub completed: usize,
-    /// Failed after being accepted.
-    pub failed: usize,
-    /// Refused at the door (such as HTTP 429).
-    pub rejected: usize,
-    /// Cancelled by the client.
-    pub cancelled: usize,
+    /// True when reading stopped before the end of the file (a document
+    /// that is not valid JSON, or larger than its format's limit), so the
+    /// file may hold requests that were not imported. When false, every
+    /// problem cost only its own line or record.
+    #[serde(default)]
+    pub stopped: bool,
 }
 
 impl Import {
@@ -58,12 +49,19 @@ impl Import {
             problems: Vec::new(),
             problems_not_listed: 0,
             ignored_records: 0,
+            stopped: false,
         }
     }
 
     /// What the format can and cannot split, in plain words for the page.
     pub fn capability(&self) -> Capability {
         self.format.capability()
+    }
+
+    /// Records a problem after which nothing more of the file is read.
+    pub fn stop(&mut self, location: Location, message: impl Into<String>) {
+        self.stopped = true;
+        self.problem(location, message);
     }
 
     /// Records a problem, or counts it once the list is full.
@@ -75,18 +73,9 @@ impl Import {
         }
     }
 
-    /// Requests by outcome.
-    pub fn counts(&self) -> Counts {
-        let mut c = Counts { total: self.requests.len(), ..Counts::default() };
-        for r in &self.requests {
-            match r.outcome {
-                Outcome::Completed => c.completed += 1,
-                Outcome::Failed => c.failed += 1,
-                Outcome::Rejected => c.rejected += 1,
-                Outcome::Cancelled => c.cancelled += 1,
-            }
-        }
-        c
+    /// Requests by outcome (their total is the number of requests).
+    pub fn counts(&self) -> OutcomeCounts {
+        OutcomeCounts::of(self.requests.iter().map(|r| r.outcome))
     }
 
     /// True when the file holds run figures but no per-request records.
@@ -124,6 +113,9 @@ fn observation(r: &ImportedRequest) -> Observation {
         }
         _ => None,
     };
+    if r.outcome == Outcome::Empty {
+        return Observation::unsplit(r.outcome);
+    }
     match (course_split, b.ttft) {
         (Some(parts), _) => Observation { outcome: r.outcome, ttft: Some(parts.ttft()), parts: Some(parts) },
         (None, Some(t)) => Observation::ttft_only(r.outcome, t),
@@ -131,12 +123,13 @@ fn observation(r: &ImportedRequest) -> Observation {
     }
 }
 
-/// Parses `text` as one JSON document, recording a problem on failure.
+/// Parses `text` as one JSON document, recording a problem on failure (after
+/// which nothing of the document is read).
 pub fn parse_json(text: &str, import: &mut Import) -> Option<serde_json::Value> {
     match serde_json::from_str(text) {
         Ok(v) => Some(v),
         Err(e) => {
-            import.problem(Location::Line(e.line()), format!("not valid JSON: {e}"));
+            import.stop(Location::Line(e.line()), format!("not valid JSON, so nothing in it was read: {e}"));
             None
         }
     }

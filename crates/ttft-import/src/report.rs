@@ -18,7 +18,9 @@ use crate::read::Import;
 use crate::model::{ImportedRequest, Largest, Piece};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
-use ttft_latency::split::format_tenths;
+use ttft_latency::summary::{self, count_of};
+use ttft_latency::Part;
+use ttft_latency::time::group_thousands;
 use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 
 /// Where one request stands against a TTFT target.
@@ -32,6 +34,9 @@ pub enum Standing {
     /// It has no first token (an error, a rejection, a cancellation), so it
     /// missed the target too; it is never a fast request.
     NoFirstToken,
+    /// It produced nothing and recorded no error ([`Outcome::Empty`]): it is
+    /// not judged against the target.
+    NotJudged,
 }
 
 impl Standing {
@@ -41,14 +46,19 @@ impl Standing {
             Standing::Within => "within",
             Standing::Over => "over",
             Standing::NoFirstToken => "missed: no first token",
+            Standing::NotJudged => "not judged: empty reply",
         }
     }
 }
 
 /// Where `request` stands against `target`, by the core's rule: a request
-/// with a TTFT is within or over; one without a TTFT missed it.
+/// with a TTFT is within or over; one without a TTFT missed it, except an
+/// empty reply, which is not judged.
 pub fn standing(request: &ImportedRequest, target: Micros) -> Standing {
-    match request.breakdown.ttft.or_else(|| request.breakdown.split_ttft()) {
+    if request.outcome == Outcome::Empty {
+        return Standing::NotJudged;
+    }
+    match first_token(request) {
         Some(t) if t <= target => Standing::Within,
         Some(_) => Standing::Over,
         None => Standing::NoFirstToken,
@@ -57,6 +67,9 @@ pub fn standing(request: &ImportedRequest, target: Micros) -> Standing {
 
 /// The TTFT a request contributes: the stated one, or its split's sum.
 pub fn first_token(request: &ImportedRequest) -> Option<Micros> {
+    if request.outcome == Outcome::Empty {
+        return None;
+    }
     request.breakdown.ttft.or_else(|| request.breakdown.split_ttft())
 }
 
@@ -156,6 +169,7 @@ fn key<'a>(r: &'a ImportedRequest, column: Column, target: Micros) -> Key<'a> {
             Standing::Within => 0,
             Standing::Over => 1,
             Standing::NoFirstToken => 2,
+            Standing::NotJudged => 3,
         }),
     }
 }
@@ -360,7 +374,7 @@ pub fn histogram(requests: &[ImportedRequest], bins: usize, target: Micros) -> O
     let width = nice_ceiling(Micros(top.0 / bins + 1));
     let n = usize::try_from(top.0 / width.0 + 1).unwrap_or(1).max(1);
     let mut out: Vec<Bin> =
-        (0..n).map(|i| Bin { from: Micros(width.0 * i as i64), to: Micros(width.0 * (i as i64 + 1)), count: 0 }).collect();
+        (0..n).map(|i| Bin { from: Micros(width.0.saturating_mul(i as i64)), to: Micros(width.0.saturating_mul(i as i64 + 1)), count: 0 }).collect();
     let mut negative = 0;
     for t in &ttfts {
         if t.is_negative() {
@@ -397,21 +411,12 @@ pub fn spread(len: usize, max: usize) -> Vec<usize> {
     (0..max).map(|k| ((k as u128 * len as u128) / max as u128) as usize).collect()
 }
 
-/// "3 of 40 requests (7.5%)", the share rounded once to a tenth of a percent.
-fn count_of(n: usize, total: usize) -> String {
-    let share = ttft_latency::Share { part: Micros(n as i64), whole: Micros(total as i64) };
-    match share.tenths() {
-        Some(t) => format!("{n} of {total} requests ({}%)", format_tenths(t)),
-        None => format!("{n} of {total} requests"),
-    }
-}
-
 /// What to look at first when `piece` is the largest delay.
 fn first_look(piece: Piece) -> &'static str {
     match piece {
-        Piece::QueueWait => "look at admission and capacity before the prompt",
-        Piece::Prefill | Piece::PrefillWithEmit => "look at prompt length and prefix caching before adding capacity",
-        Piece::Emit => "look at sampling and stream writing",
+        Piece::QueueWait => summary::first_look(Part::QueueWait),
+        Piece::Prefill | Piece::PrefillWithEmit => summary::first_look(Part::Prefill),
+        Piece::Emit => summary::first_look(Part::Emit),
         Piece::Unattributed => {
             "look before the engine's queue (the API server, tokenisation, hand-offs between processes)"
         }
@@ -461,24 +466,38 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
     out
 }
 
+/// The page's sentence about what could not be read, or `None` when
+/// nothing was skipped. It says "everything else was imported" only when
+/// that is so: reading did not stop early and some request was read.
+pub fn problems_sentence(import: &Import) -> Option<String> {
+    let n = import.problem_count();
+    if n == 0 {
+        return None;
+    }
+    let what = if n == 1 { "1 line or record could not be read".to_owned() } else { format!("{} lines or records could not be read", group_thousands(n as u64)) };
+    Some(if import.stopped {
+        format!("{what}, and reading stopped early: the file may hold requests that were not imported.")
+    } else if import.requests.is_empty() {
+        format!("{what} and {} skipped; no request in the file could be read.", if n == 1 { "was" } else { "were" })
+    } else {
+        format!("{what} and {} skipped; everything else was imported.", if n == 1 { "was" } else { "were" })
+    })
+}
+
 /// How the page should describe requests that ended without completing,
 /// stated from the core's rule so the page never drops them silently.
 pub const TREATMENT: &str = "Every request counts in the totals and the outcome counts. TTFT percentiles use every \
     request that has a first token, whatever its outcome: a first token that reached the stream happened. A request \
     with no first token (rejected, failed before it, or cancelled) cannot enter a latency percentile, so it is counted \
     apart and, against the target, counts as missed. A rate-limited request that a tool records with a zero TTFT is \
-    imported as an error with no latency, never as a fast request.";
+    imported as an error with no latency, never as a fast request. An empty reply (nothing produced, no error \
+    recorded) is counted apart and judged against no target.";
 
-/// Counts of requests that did not complete, for the page.
-pub fn not_completed(requests: &[ImportedRequest]) -> [(Outcome, usize); 3] {
-    let mut counts = [(Outcome::Failed, 0), (Outcome::Rejected, 0), (Outcome::Cancelled, 0)];
-    for r in requests {
-        if let Some((_, n)) = counts.iter_mut().find(|(o, _)| *o == r.outcome) {
-            *n += 1;
-        }
-    }
-    counts
-}
+/// Why an empty reply is counted on its own, in one sentence for the page.
+pub const EMPTY_REPLY: &str = "A request that ended with nothing produced and no error recorded (no output tokens, or \
+    no first-token time: none, zero, or the instant it started) is counted as an empty reply: it had no first token, \
+    so it enters neither the TTFT percentiles nor the target counts, where a recorded zero would pass for the fastest \
+    request of the run.";
 
 #[cfg(test)]
 mod tests {
@@ -511,6 +530,31 @@ mod tests {
         check(Column::OutputTokens, true, &["review", "H1", "H2", "H3", "H4"]);
         check(Column::QueueWait, true, &["H2", "H4", "review", "H3", "H1"]);
         check(Column::Standing, false, &["H1", "review", "H2", "H3", "H4"]);
+    }
+
+    #[test]
+    fn the_problems_sentence_says_everything_else_only_when_true() {
+        let header = "id,queue_ms,prefill_ms,emit_ms\n";
+        let sentence = |text: &str| problems_sentence(&crate::parse_document(crate::Format::Csv, text));
+        assert_eq!(sentence(&format!("{header}a,1,2,3\n")), None);
+        assert_eq!(
+            sentence(&format!("{header}a,1,2,3\nb,x,2,3\n")).as_deref(),
+            Some("1 line or record could not be read and was skipped; everything else was imported.")
+        );
+        assert_eq!(
+            sentence(&format!("{header}b,x,2,3\nc,y,2,3\n")).as_deref(),
+            Some("2 lines or records could not be read and were skipped; no request in the file could be read.")
+        );
+        // One unclosed quote before good rows: they are imported, so "everything else" is true.
+        let good: String = (0..300).map(|i| format!("r{i},1,2,3\n")).collect();
+        let imp = crate::parse_document(crate::Format::Csv, &format!("{header}\"bad,1,2,3\n{good}"));
+        assert_eq!(imp.requests.len(), 300);
+        assert!(problems_sentence(&imp).is_some_and(|s| s.ends_with("everything else was imported.")));
+        let broken = crate::parse_document(crate::Format::LlmPerf, "[{\"ttft_s\": 0.1,");
+        assert_eq!(
+            problems_sentence(&broken).as_deref(),
+            Some("1 line or record could not be read, and reading stopped early: the file may hold requests that were not imported.")
+        );
     }
 
     #[test]

@@ -52,9 +52,9 @@ pub fn read_stream(state: &mut State, text: &str, first_line: usize, import: &mu
             None => break,
             Some(Ok(v)) => read_run(state, &v, line, import),
             Some(Err(e)) => {
-                import.problem(
+                import.stop(
                     Location::Line(first_line + e.line().saturating_sub(1)),
-                    format!("not valid JSON: {e}; the rest was skipped"),
+                    format!("not valid JSON: {e}; reading stopped here"),
                 );
                 break;
             }

@@ -2,21 +2,35 @@
 //! a few per-request values computed by hand from the file (with
 //! `python3 -c`, seconds × 10⁶ rounded) and written here as literals.
 //!
-//! The fixtures live outside the repository, in `shared/fixtures/real-traces`
-//! beside the clone; they are read, never copied in.
+//! The Apache-2.0 fixtures live in the repository, in
+//! `tests/fixtures/real-traces/` (see its PROVENANCE.md). The GuideLLM file
+//! states no licence and is not copied: the default test reads a small file
+//! of our own in its format (`tests/fixtures/own/`), and the real file is
+//! read only when the team's `shared/` folder is beside the clone.
 
 use ttft_latency::{Micros, Outcome};
-use ttft_import::{detect, import, Clock, Counts, Format, Import, Importer, Quantity};
+use ttft_import::{detect, import, Clock, Format, Import, Importer, OutcomeCounts, Quantity};
 
+/// A file under the repository's `tests/fixtures/`.
 fn fixture(rel: &str) -> String {
-    let path = format!("{}/../../../shared/fixtures/real-traces/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A file in the shared real-trace folder beside the clone, when it is there.
+fn shared_fixture(rel: &str) -> Option<String> {
+    let path = format!("{}/../../../shared/fixtures/real-traces/{rel}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).ok()
 }
 
 /// Imports a fixture, checks the detected format, the outcome counts and
 /// that nothing was reported as a problem, and returns the import.
-fn check(rel: &str, format: Format, counts: Counts) -> Import {
-    let text = fixture(rel);
+fn check(rel: &str, format: Format, counts: OutcomeCounts) -> Import {
+    check_text(rel, &fixture(&format!("real-traces/{rel}")), format, counts)
+}
+
+fn check_text(rel: &str, text: &str, format: Format, counts: OutcomeCounts) -> Import {
+    let text = text.to_owned();
     assert_eq!(detect(&text[..text.len().min(64 * 1024)]), Ok(format), "{rel}");
     let imp = import(&text).expect("detected");
     assert_eq!(imp.format, format);
@@ -38,8 +52,11 @@ fn check(rel: &str, format: Format, counts: Counts) -> Import {
     imp
 }
 
-fn counts(total: usize, completed: usize, failed: usize, rejected: usize, cancelled: usize) -> Counts {
-    Counts { total, completed, failed, rejected, cancelled }
+/// The counts of a file with no empty replies; `total` is checked against the sum.
+fn counts(total: usize, completed: usize, failed: usize, rejected: usize, cancelled: usize) -> OutcomeCounts {
+    let c = OutcomeCounts { completed, failed, rejected, cancelled, empty: 0 };
+    assert_eq!(c.total(), total);
+    c
 }
 
 #[test]
@@ -63,6 +80,24 @@ fn vllm_bench_qps4() {
     let sum = imp.summarise(None, ttft_latency::Convention::NearestRank);
     assert_eq!(sum.requests, 200);
     assert!(sum.ttft.is_some());
+}
+
+#[test]
+fn vllm_bench_tool_figures_are_each_explained() {
+    let text = fixture("real-traces/vllm-bench/llama-3.3-70b-tp8-sharegpt-qps04.json");
+    let imp = import(&text).expect("detected");
+    for convention in [ttft_latency::Convention::Linear, ttft_latency::Convention::NearestRank] {
+        let rows = ttft_import::tool_summary::compare(&imp, convention);
+        let keys: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+        assert!(keys.contains(&"median_ttft_ms") && keys.contains(&"p99_ttft_ms") && keys.contains(&"mean_ttft_ms"), "{keys:?}");
+        for r in &rows {
+            assert!(!r.why.starts_with("This page cannot rebuild"), "{convention}: {}: {}", r.key, r.why);
+            if convention == ttft_latency::Convention::Linear {
+                assert!(r.why.starts_with("The same figure"), "{}: {}", r.key, r.why);
+            }
+        }
+    }
+    assert!(!ttft_import::tool_summary::unstreamed(&imp), "a streamed run");
 }
 
 #[test]
@@ -117,8 +152,28 @@ fn llmperf_lepton_rate_limited_are_errors_not_fast_requests() {
 }
 
 #[test]
-fn guidellm_client_queue_is_not_server_queue() {
-    let imp = check("guidellm/gpt-oss-20b-synchronous-benchmarks.json", Format::GuideLlm, counts(30, 30, 0, 0, 0));
+fn guidellm_own_file_reads_each_group() {
+    let rel = "own/guidellm-benchmarks.json";
+    let imp = check_text(rel, &fixture(rel), Format::GuideLlm, counts(6, 4, 1, 0, 1));
+    let r = &imp.requests[0];
+    assert_eq!(r.id, "own-00");
+    assert_eq!((r.breakdown.ttft, r.breakdown.e2e), (Some(Micros(212_500)), Some(Micros(4_212_500))));
+    assert_eq!(r.start, Some(Micros(1_767_225_600_000_000)));
+    assert_eq!((r.prompt_tokens, r.output_tokens), (Some(180), Some(200)));
+    let failed = imp.requests.iter().find(|r| r.outcome == Outcome::Failed).expect("errored");
+    assert_eq!(failed.error.as_deref(), Some("HTTPStatusError: 500 Internal Server Error"));
+    assert_eq!(failed.breakdown.ttft, None);
+    assert!(imp.requests.iter().all(|r| r.breakdown.queue_wait.is_none()), "the client's queue is not the server's");
+}
+
+#[test]
+fn guidellm_real_file_when_shared_is_present() {
+    let rel = "guidellm/gpt-oss-20b-synchronous-benchmarks.json";
+    let Some(text) = shared_fixture(rel) else {
+        println!("skipped: ../shared/fixtures/real-traces/{rel} is not beside this clone (it states no licence, so it is not copied)");
+        return;
+    };
+    let imp = check_text(rel, &text, Format::GuideLlm, counts(30, 30, 0, 0, 0));
     let r = &imp.requests[0];
     assert_eq!(r.id, "c30bfa09-d4c0-4dd2-b17c-fadbd9add747");
     assert_eq!(r.breakdown.ttft, Some(Micros(173_857)));
@@ -129,8 +184,7 @@ fn guidellm_client_queue_is_not_server_queue() {
 
 #[test]
 fn sample_course_trace_splits_server_side() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/samples/course-trace.otlp.jsonl");
-    let text = std::fs::read_to_string(path).expect("sample");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/samples/course-trace.otlp.jsonl")).expect("sample");
     let imp = import(&text).expect("detected");
     assert_eq!(imp.format, Format::VllmOtlp);
     assert_eq!(imp.counts(), counts(5, 5, 0, 0, 0));

@@ -102,7 +102,8 @@ fn genai_perf_nanoseconds() {
     let r = &imp.requests[0];
     assert_eq!((r.breakdown.ttft, r.breakdown.decode, r.breakdown.e2e), (ms(250), ms(500), ms(750)));
     assert_eq!(r.output_tokens, None);
-    assert_eq!(imp.requests[1].outcome, Outcome::Failed);
+    // No response and no error recorded: an empty reply, not a failure the file never stated.
+    assert_eq!((imp.requests[1].outcome, imp.requests[1].error.as_deref()), (Outcome::Empty, None));
     assert_eq!(imp.problems[0].location, Location::Path("$.experiments[0].requests[2]".into()));
 }
 

@@ -65,13 +65,17 @@ impl From<&RequestSplit> for Observation {
     }
 }
 
-/// Requests counted by how they ended.
+/// Requests counted by how they ended: the one outcome count of the
+/// workspace (the importer and the page use it too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutcomeCounts {
     pub completed: usize,
     pub failed: usize,
     pub rejected: usize,
     pub cancelled: usize,
+    /// Nothing produced and no error recorded ([`Outcome::Empty`]).
+    #[serde(default)]
+    pub empty: usize,
 }
 
 impl OutcomeCounts {
@@ -82,6 +86,7 @@ impl OutcomeCounts {
             Outcome::Failed => &mut self.failed,
             Outcome::Rejected => &mut self.rejected,
             Outcome::Cancelled => &mut self.cancelled,
+            Outcome::Empty => &mut self.empty,
         };
         *slot = slot.saturating_add(1);
     }
@@ -93,20 +98,27 @@ impl OutcomeCounts {
             Outcome::Failed => self.failed,
             Outcome::Rejected => self.rejected,
             Outcome::Cancelled => self.cancelled,
+            Outcome::Empty => self.empty,
         }
     }
 
     /// All of them.
     pub fn total(&self) -> usize {
-        self.completed
-            .saturating_add(self.failed)
-            .saturating_add(self.rejected)
-            .saturating_add(self.cancelled)
+        Outcome::ALL.into_iter().fold(0usize, |sum, o| sum.saturating_add(self.get(o)))
+    }
+
+    /// Counts `outcomes`.
+    pub fn of(outcomes: impl IntoIterator<Item = Outcome>) -> OutcomeCounts {
+        let mut c = OutcomeCounts::default();
+        for o in outcomes {
+            c.add(o);
+        }
+        c
     }
 
     /// "2 rejected, 1 cancelled": the non-zero counts in outcome order.
     pub fn describe(&self) -> String {
-        let parts: Vec<String> = [Outcome::Completed, Outcome::Failed, Outcome::Rejected, Outcome::Cancelled]
+        let parts: Vec<String> = Outcome::ALL
             .into_iter()
             .filter(|&o| self.get(o) > 0)
             .map(|o| format!("{} {}", self.get(o), o.label()))
@@ -240,9 +252,11 @@ pub fn summarise(observations: &[Observation], target: Option<Micros>, conventio
     let mut ttft_only = 0usize;
     for o in observations {
         outcomes.add(o.outcome);
-        let Some(ttft) = o.first_token() else {
+        let Some(ttft) = o.first_token().filter(|_| o.outcome != Outcome::Empty) else {
             no_first_token.add(o.outcome);
-            if let Some(t) = against.as_mut() {
+            // A request that produced nothing and recorded no error is not
+            // judged against the target: there is nothing to judge.
+            if let Some(t) = against.as_mut().filter(|_| o.outcome != Outcome::Empty) {
                 t.no_first_token += 1;
             }
             continue;
@@ -296,15 +310,16 @@ pub fn summarise_splits(
     convention: Convention,
 ) -> Summary {
     let mut obs: Vec<Observation> = splits.iter().map(Observation::from).collect();
-    for outcome in [Outcome::Completed, Outcome::Failed, Outcome::Rejected, Outcome::Cancelled] {
+    for outcome in Outcome::ALL {
         obs.extend(std::iter::repeat_n(Observation::unsplit(outcome), unsplit.get(outcome)));
     }
     summarise(&obs, target, convention)
 }
 
 /// "3 of 40 requests (7.5%)", with the share rounded once to a tenth of a
-/// percent.
-fn count_of(n: usize, total: usize) -> String {
+/// percent. The one such phrase of the workspace (the importer's reading
+/// uses it too).
+pub fn count_of(n: usize, total: usize) -> String {
     if total == 0 {
         return format!("{n} of {total} requests");
     }
@@ -312,8 +327,9 @@ fn count_of(n: usize, total: usize) -> String {
     format!("{n} of {total} requests ({}%)", crate::split::format_tenths(tenths))
 }
 
-/// What to look at first for slow first tokens dominated by `part`.
-fn first_look(part: Part) -> &'static str {
+/// What to look at first for slow first tokens dominated by `part` (the
+/// importer adds only what its own pieces need beyond these three).
+pub fn first_look(part: Part) -> &'static str {
     match part {
         Part::QueueWait => "look at admission and capacity before the prompt",
         Part::Prefill => "look at prompt length and prefix caching before adding capacity",
@@ -330,13 +346,20 @@ impl Summary {
             out.push("There are no requests to summarise.".to_owned());
             return out;
         }
-        let missing = self.no_first_token.total();
+        if self.outcomes.empty > 0 {
+            out.push(format!(
+                "{} produced nothing and recorded no error (no output tokens or no first-token time): they had no \
+                 first token, so they are counted on their own, outside the TTFT percentiles and the target counts.",
+                count_of(self.outcomes.empty, self.requests)
+            ));
+        }
+        let missing = self.no_first_token.total().saturating_sub(self.no_first_token.empty);
         if missing > 0 {
             out.push(format!(
                 "{} had no first token ({}); latency percentiles cannot include them, so read them \
                  alongside the percentiles rather than ignore them.",
                 count_of(missing, self.requests),
-                self.no_first_token.describe()
+                OutcomeCounts { empty: 0, ..self.no_first_token }.describe()
             ));
         }
         let Some(ttft) = &self.ttft else {
@@ -350,7 +373,7 @@ impl Summary {
         match &self.target {
             Some(t) => line.push_str(&format!(
                 "; {} missed the {} target (late or no first token).",
-                count_of(t.missed(), self.requests),
+                count_of(t.missed(), self.requests.saturating_sub(self.outcomes.empty)),
                 t.target
             )),
             None => line.push('.'),
@@ -467,7 +490,7 @@ mod tests {
             ],
         );
         assert_eq!(s.requests, 8);
-        assert_eq!(s.outcomes, OutcomeCounts { completed: 4, failed: 1, rejected: 2, cancelled: 1 });
+        assert_eq!(s.outcomes, OutcomeCounts { completed: 4, failed: 1, rejected: 2, cancelled: 1, empty: 0 });
         assert_eq!(s.no_first_token.total(), 3);
         assert_eq!(s.parts.unwrap().prefill.count, 4, "part percentiles only over split requests");
         assert_eq!(s.target.unwrap().missed(), 6);
@@ -503,10 +526,34 @@ mod tests {
 
     #[test]
     fn summarise_splits_counts_the_unsplit() {
-        let unsplit = OutcomeCounts { completed: 1, failed: 0, rejected: 2, cancelled: 0 };
+        let unsplit = OutcomeCounts { completed: 1, failed: 0, rejected: 2, cancelled: 0, empty: 0 };
         let s = summarise_splits(&[], &unsplit, None, Convention::Linear);
         assert_eq!(s.requests, 3);
         assert_eq!(s.no_first_token, unsplit);
         assert!(s.ttft.is_none() && s.parts.is_none());
+    }
+
+    #[test]
+    fn an_empty_reply_enters_no_percentile_and_no_target_count() {
+        let obs = [
+            Observation::ttft_only(Outcome::Completed, Micros::from_ms(200)),
+            Observation::ttft_only(Outcome::Completed, Micros::from_ms(1_500)),
+            Observation::ttft_only(Outcome::Empty, Micros::ZERO),
+            Observation::unsplit(Outcome::Rejected),
+        ];
+        let s = summarise(&obs, Some(Micros::from_ms(1_000)), Convention::NearestRank);
+        assert_eq!(s.outcomes, OutcomeCounts { completed: 2, rejected: 1, empty: 1, ..OutcomeCounts::default() });
+        assert_eq!(s.ttft.as_ref().map(|p| p.count), Some(2));
+        assert_eq!(s.ttft.as_ref().map(|p| p.p50.value), Some(Micros::from_ms(200)));
+        let t = s.target.expect("a target");
+        assert_eq!((t.within, t.over, t.no_first_token), (1, 1, 1));
+        let reading = s.reading();
+        assert_eq!(
+            reading[0],
+            "1 of 4 requests (25%) produced nothing and recorded no error (no output tokens or no first-token time): \
+             they had no first token, so they are counted on their own, outside the TTFT percentiles and the target counts."
+        );
+        assert!(reading[1].starts_with("1 of 4 requests (25%) had no first token (1 rejected)"), "{}", reading[1]);
+        assert!(reading[2].ends_with("2 of 3 requests (66.7%) missed the 1,000 ms target (late or no first token)."), "{}", reading[2]);
     }
 }

@@ -37,10 +37,20 @@ impl Micros {
         Self::from_f64_scaled(ms, 1_000.0)
     }
 
-    /// Nanoseconds (GenAI-Perf, AIPerf), rounded to the nearest microsecond.
+    /// Nanoseconds (GenAI-Perf, AIPerf), rounded to the nearest microsecond,
+    /// saturating at the ends of the range. Readers of file values use
+    /// [`Micros::checked_from_nanos`] so that a value that does not fit is
+    /// refused, not clamped.
     pub fn from_nanos(ns: i128) -> Micros {
-        let rounded = if ns >= 0 { (ns + 500) / 1_000 } else { (ns - 500) / 1_000 };
+        let rounded = if ns >= 0 { ns.saturating_add(500) / 1_000 } else { ns.saturating_sub(500) / 1_000 };
         Micros(rounded.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+    }
+
+    /// Nanoseconds rounded to the nearest microsecond, or `None` when the
+    /// result does not fit (a timestamp near 2^127 in a hostile file).
+    pub fn checked_from_nanos(ns: i128) -> Option<Micros> {
+        let rounded = if ns >= 0 { ns.checked_add(500)? / 1_000 } else { ns.checked_sub(500)? / 1_000 };
+        i64::try_from(rounded).ok().map(Micros)
     }
 
     fn from_f64_scaled(value: f64, scale: f64) -> Option<Micros> {
@@ -78,6 +88,60 @@ impl Micros {
     pub fn checked_sub(self, other: Micros) -> Option<Micros> {
         self.0.checked_sub(other.0).map(Micros)
     }
+}
+
+/// Why decimal text is not a number of milliseconds that fits a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MsError {
+    /// Not a decimal number (empty, letters, `inf`, `NaN`).
+    NotANumber,
+    /// A number, but beyond what a time can hold (about 292,000 years).
+    TooLarge,
+}
+
+/// Reads decimal milliseconds as typed or written in a file (`1500`,
+/// `0.25`, `-3`, `1.2e3`) straight into whole microseconds, rounding half
+/// away from zero once, with no float in between. The one reader of
+/// millisecond text in the workspace: the importer's CSV cells and the
+/// import page's target box both use it.
+pub fn parse_ms(text: &str) -> Result<Micros, MsError> {
+    let t = text.trim();
+    let (negative, rest) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (number, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => (&rest[..at], rest[at + 1..].parse::<i32>().map_err(|_| MsError::NotANumber)?),
+        None => (rest, 0),
+    };
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    if (whole.is_empty() && frac.is_empty()) || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return Err(MsError::NotANumber);
+    }
+    // The digits as one integer, and the power of ten that makes them microseconds.
+    let digits = format!("{whole}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let power = i64::from(exponent) + 3 - frac.len() as i64;
+    if digits.is_empty() {
+        return Ok(Micros::ZERO);
+    }
+    if digits.len() as i64 + power > 20 {
+        return Err(MsError::TooLarge);
+    }
+    let value: i128 = if power >= 0 {
+        let mantissa: i128 = digits.parse().map_err(|_| MsError::TooLarge)?;
+        mantissa.checked_mul(10i128.checked_pow(power as u32).ok_or(MsError::TooLarge)?).ok_or(MsError::TooLarge)?
+    } else {
+        // Keep one digit past the microsecond to round with; digits beyond it cannot change the result.
+        let keep = (digits.len() as i64 + power + 1).max(0) as usize;
+        let kept = digits.get(..keep).unwrap_or(digits);
+        let tenths: i128 = if kept.is_empty() { 0 } else { kept.parse().map_err(|_| MsError::TooLarge)? };
+        let tenths = if keep == 0 { 0 } else { tenths };
+        (tenths + 5) / 10
+    };
+    let value = if negative { -value } else { value };
+    i64::try_from(value).map(Micros).map_err(|_| MsError::TooLarge)
 }
 
 /// Saturating, so that no input can make the core panic in a debug build.
@@ -164,6 +228,41 @@ mod tests {
         assert_eq!(Micros::from_nanos(-1_500), Micros(-2));
         assert_eq!(Micros::from_secs_f64(f64::NAN), None);
         assert_eq!(Micros::from_secs_f64(1e300), None);
+    }
+
+    #[test]
+    fn milliseconds_from_text_stay_integer() {
+        let ok = |t: &str, us: i64| assert_eq!(parse_ms(t), Ok(Micros(us)), "{t}");
+        ok("1500", 1_500_000);
+        ok(" 0.25 ", 250);
+        ok("0.0005", 1);
+        ok("0.0004999", 0);
+        ok("-3", -3_000);
+        ok("-0.0005", -1);
+        ok("1.2e3", 1_200_000);
+        ok("5e-4", 1);
+        ok(".5", 500);
+        ok("2.", 2_000);
+        ok("0.1234567890123456789", 123);
+        ok("9e15", 9_000_000_000_000_000_000);
+        ok("0", 0);
+        assert_eq!(parse_ms("1e16"), Err(MsError::TooLarge));
+        assert_eq!(parse_ms("99999999999999999999999999"), Err(MsError::TooLarge));
+        assert_eq!(parse_ms("1e999999"), Err(MsError::TooLarge));
+        for bad in ["", "-", ".", "inf", "NaN", "1,5", "1e", "e3", "0x10", "1.2.3"] {
+            assert_eq!(parse_ms(bad), Err(MsError::NotANumber), "{bad}");
+        }
+    }
+
+    #[test]
+    fn nanoseconds_that_do_not_fit() {
+        assert_eq!(Micros::from_nanos(i128::MAX), Micros(i64::MAX));
+        assert_eq!(Micros::from_nanos(i128::MIN), Micros(i64::MIN));
+        assert_eq!(Micros::checked_from_nanos(i128::MAX), None);
+        assert_eq!(Micros::checked_from_nanos(i128::MIN), None);
+        assert_eq!(Micros::checked_from_nanos(1 << 100), None);
+        assert_eq!(Micros::checked_from_nanos(1_759_522_419_159_192_408), Some(Micros(1_759_522_419_159_192)));
+        assert_eq!(Micros::checked_from_nanos(-1_500), Some(Micros(-2)));
     }
 
     #[test]

@@ -24,9 +24,17 @@ pub enum Outcome {
     Rejected,
     /// The client went away or a deadline stopped it.
     Cancelled,
+    /// Ended with nothing produced and no error recorded: no output tokens,
+    /// or no first token (none stated, a TTFT of exactly zero, or a first
+    /// token at the very instant the request started). It had no first
+    /// token, so it enters no TTFT percentile and no target count.
+    Empty,
 }
 
 impl Outcome {
+    /// Every outcome, in the order counts list them.
+    pub const ALL: [Outcome; 5] = [Outcome::Completed, Outcome::Failed, Outcome::Rejected, Outcome::Cancelled, Outcome::Empty];
+
     /// Lower-case name, as shown in tables and exports.
     pub fn label(self) -> &'static str {
         match self {
@@ -34,6 +42,7 @@ impl Outcome {
             Outcome::Failed => "failed",
             Outcome::Rejected => "rejected",
             Outcome::Cancelled => "cancelled",
+            Outcome::Empty => "empty",
         }
     }
 }

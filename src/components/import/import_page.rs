@@ -21,8 +21,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
 use ttft_latency::time::group_thousands;
-use ttft_latency::{Convention, Micros};
-use ttft_import::{export, import, Import, UnknownFormat};
+use ttft_latency::{parse_ms, Convention, Micros, MsError};
+use ttft_import::{export, import, report, tool_summary, Import, UnknownFormat};
 use web_sys::File;
 
 /// The course's example trace, embedded so it needs no fetch.
@@ -53,10 +53,11 @@ fn megabytes(bytes: u64) -> String {
 
 /// The target from the learner's text: a positive number of milliseconds.
 fn parse_target(text: &str) -> Result<Micros, &'static str> {
-    let ms: f64 = text.trim().replace(',', "").parse().map_err(|_| "Type the target as a number of milliseconds, such as 1000.")?;
-    match Micros::from_ms_f64(ms) {
-        Some(t) if t > Micros::ZERO => Ok(t),
-        _ => Err("The target must be more than 0 ms."),
+    match parse_ms(&text.replace(',', "")) {
+        Ok(t) if t > Micros::ZERO => Ok(t),
+        Ok(_) => Err("The target must be more than 0 ms."),
+        Err(MsError::NotANumber) => Err("Type the target as a number of milliseconds, such as 1000."),
+        Err(MsError::TooLarge) => Err("The target is too large to be a time; type a number of milliseconds, such as 1000."),
     }
 }
 
@@ -223,6 +224,7 @@ pub fn ImportPage() -> impl IntoView {
                             on:input=on_target
                         />
                         <p id="import-target-error" class="field-error" role="alert">{move || target_error.get()}</p>
+                        {tool_summary::unstreamed(&imp).then(|| view! { <p>{tool_summary::UNSTREAMED_TARGET}</p> })}
                     </div>
                     <ImportSummary import=Arc::clone(&imp) target=target_signal convention=convention />
                     <ImportCharts import=Arc::clone(&imp) target=target_signal />
@@ -267,8 +269,7 @@ pub fn ImportPage() -> impl IntoView {
 /// The detected format, what it can split, and what could not be read.
 fn about_file(imp: &Import) -> impl IntoView {
     let capability = imp.capability();
-    let problems = imp.problem_count();
-    let problem_view = (problems > 0).then(|| {
+    let problem_view = report::problems_sentence(imp).map(|sentence| {
         let listed = imp
             .problems
             .iter()
@@ -278,12 +279,7 @@ fn about_file(imp: &Import) -> impl IntoView {
         let shown = imp.problems.len().min(PROBLEMS_SHOWN);
         view! {
             <div class="notice notice-info">
-                <p>
-                    {format!(
-                        "{} lines or records could not be read and were skipped; everything else was imported.",
-                        group_thousands(problems as u64)
-                    )}
-                </p>
+                <p>{sentence}</p>
                 <details>
                     <summary>{format!("The first {shown} of them, with where they are")}</summary>
                     <ul class="problems">{listed}</ul>
@@ -302,6 +298,7 @@ fn about_file(imp: &Import) -> impl IntoView {
             <h2 id="import-about-title">"What this file can say"</h2>
             <p><strong>"Format: "</strong>{imp.format.name()}</p>
             <p>{capability.text}</p>
+            {tool_summary::unstreamed(imp).then(|| view! { <p class="unstreamed">{tool_summary::UNSTREAMED}</p> })}
             <p>
                 {format!("{} requests imported.", group_thousands(imp.requests.len() as u64))}
                 " "
@@ -368,6 +365,9 @@ mod tests {
         check("-3", Err(()));
         check("fast", Err(()));
         check("", Err(()));
+        check("9e15", Ok(Micros(9_000_000_000_000_000_000)));
+        check("1e16", Err(()));
+        assert_eq!(parse_target("1e16"), Err("The target is too large to be a time; type a number of milliseconds, such as 1000."));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Convention, Micros, Outcome, Percentiles};
-use ttft_import::report;
+use ttft_import::{report, tool_summary};
 use ttft_import::Import;
 
 fn row(name: String, p: &Percentiles) -> impl IntoView {
@@ -58,6 +58,52 @@ pub fn ImportSummary(
             </div>
         }
     };
+    let unstreamed = tool_summary::unstreamed(&import);
+    let first_row = if unstreamed { "End-to-end (the file's TTFT)" } else { "TTFT" };
+    let tool_figures = {
+        let import = Arc::clone(&import);
+        move || {
+            let rows = tool_summary::compare(&import, convention.get());
+            if rows.is_empty() {
+                return None;
+            }
+            let rows = rows
+                .into_iter()
+                .map(|c| {
+                    let name = if c.run.is_empty() { c.key.clone() } else { format!("{} ({})", c.key, c.run) };
+                    view! {
+                        <tr>
+                            <th scope="row"><code>{name}</code></th>
+                            <td class="num">{c.tool.to_string()}</td>
+                            <td class="num">{c.page.map_or_else(|| "none".to_owned(), |p| p.to_string())}</td>
+                            <td>{c.why}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            Some(view! {
+                <h3>"The tool's own figures"</h3>
+                <p>
+                    "The file states its own summary. Each of its TTFT figures is set beside this page's, with \
+                     why they differ, found by recomputing the figure from the file's requests."
+                </p>
+                <div class="table-scroll" role="region" aria-labelledby="import-tool-caption" tabindex="0">
+                    <table class="tool-figures">
+                        <caption id="import-tool-caption">"The tool's figures beside this page's"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Figure"</th>
+                                <th scope="col" class="num">"Tool"</th>
+                                <th scope="col" class="num">"This page"</th>
+                                <th scope="col">"Why"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+            })
+        }
+    };
     let table = move || {
         let s = summary.get();
         let Some(ttft) = s.ttft.as_ref() else {
@@ -89,7 +135,7 @@ pub fn ImportSummary(
                         </tr>
                     </thead>
                     <tbody>
-                        {row("TTFT".to_owned(), ttft)}
+                        {row(first_row.to_owned(), ttft)}
                         {piece_rows}
                     </tbody>
                 </table>
@@ -103,10 +149,10 @@ pub fn ImportSummary(
         move || {
             let s = summary.get();
             let counts = import.counts();
-            let not_completed = report::not_completed(&import.requests);
-            let items = not_completed
+            let items = [Outcome::Failed, Outcome::Rejected, Outcome::Cancelled]
                 .into_iter()
-                .map(|(o, n)| {
+                .map(|o| {
+                    let n = counts.get(o);
                     let without = s.no_first_token.get(o);
                     view! {
                         <li>
@@ -120,9 +166,20 @@ pub fn ImportSummary(
                     }
                 })
                 .collect_view();
+            let empty = (counts.empty > 0).then(|| {
+                view! {
+                    <li>{format!("empty reply (no first token, no error recorded): {}", group_thousands(counts.empty as u64))}</li>
+                }
+            });
+            let empty_why = (counts.empty > 0).then_some(report::EMPTY_REPLY);
             let missed = s.target.map(|t| {
+                let not_judged = match counts.empty {
+                    0 => String::new(),
+                    1 => " The empty reply is not judged.".to_owned(),
+                    n => format!(" The {} empty replies are not judged.", group_thousands(n as u64)),
+                };
                 format!(
-                    "Against the {} target: {} within, {} over, {} with no first token (counted as missed).",
+                    "Against the {} target: {} within, {} over, {} with no first token (counted as missed).{not_judged}",
                     t.target,
                     group_thousands(t.within as u64),
                     group_thousands(t.over as u64),
@@ -133,11 +190,12 @@ pub fn ImportSummary(
                 <p>
                     {format!(
                         "{} requests: {} completed.",
-                        group_thousands(counts.total as u64),
+                        group_thousands(counts.total() as u64),
                         group_thousands(s.outcomes.get(Outcome::Completed) as u64)
                     )}
                 </p>
-                <ul class="outcome-counts">{items}</ul>
+                <ul class="outcome-counts">{items}{empty}</ul>
+                <p>{empty_why}</p>
                 <p>{missed}</p>
             }
         }
@@ -225,6 +283,7 @@ pub fn ImportSummary(
                 {radio(Convention::Linear, "import-conv-linear", "Linear interpolation (numpy's default)")}
             </fieldset>
             {table}
+            {tool_figures}
             <h3>"Largest delay"</h3>
             {largest}
             <h3>"Outcomes"</h3>
