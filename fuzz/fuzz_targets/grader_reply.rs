@@ -9,7 +9,7 @@ use ttft_core::second_opinion::reply::parse_reply;
 
 fn rubric() -> Rubric {
     let dim = |id: &str| Dimension { id: id.into(), title: id.into(), levels: ["no".into(), "partly".into(), "yes".into()] };
-    Rubric { dimensions: ["a", "b", "c", "d", "e"].map(dim).to_vec(), ready_at: 8, gate: "a".into() }
+    Rubric { dimensions: ["a", "b", "c", "d", "e"].map(dim).to_vec(), ready_at: 8, gate: "a".into(), threshold_note: String::new() }
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
