@@ -245,7 +245,7 @@ test('"Remember on this device" keeps the key in localStorage, and only then', a
   let kept = await storages(page);
   assert.match(kept.local, /second-opinion\/key=\{"key":"sk-test-abcdefghijklmnop7x9Q"/);
   assert.doesNotMatch(kept.session, /abcdefghijklmnop/);
-  await page.getByText(/^API key: \S+ \(remembered on this device\)/).waitFor();
+  await page.getByText(/^API key: \S+ \(for http:\/\/127\.0\.0\.1:\d+, remembered on this device\)/).waitFor();
   await page.getByLabel('Remember on this device').uncheck();
   kept = await storages(page);
   assert.doesNotMatch(kept.local, /abcdefghijklmnop/, 'unticking moves it back to the session');
