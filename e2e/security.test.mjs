@@ -231,14 +231,14 @@ async function send(page) {
   await page.getByRole('button', { name: 'Send for a second opinion' }).click();
 }
 
-const failureText = (page) => page.locator('.so-failure').innerText({ timeout: 15000 });
+const failureText = (page) => page.getByRole('group', { name: 'Why it was not graded' }).innerText({ timeout: 15000 });
 
 test('the AI call sends no referrer and does not follow a redirect to another address', async () => {
   const { page, context, problems } = await openWatched(partUrl(app, 'interview'));
   await prepare(page, mock.baseUrl);
   mock.set('good');
   await send(page);
-  await page.locator('.so-result').waitFor({ timeout: 15000 });
+  await page.getByRole('region', { name: "The AI's grade beside yours" }).waitFor({ timeout: 15000 });
   assert.equal(mock.state.authorizations.at(-1), `Bearer ${KEY}`);
   assert.equal(mock.state.referers.at(-1), null, 'no Referer header');
 
@@ -261,7 +261,7 @@ test('a key entered for one address is not sent to another; the page asks for th
   await prepare(page, mock.baseUrl);
   const note = page.locator('#so-key-origin');
   assert.equal(await note.innerText(), '', 'the key fits the address it was entered for');
-  assert.match(await page.locator('.so-key-held').innerText(), new RegExp(`for ${esc(mock.origin)}, kept for this browser session`));
+  await page.getByText(new RegExp(`^API key: \\S+ \\(for ${esc(mock.origin)}, kept for this browser session\\)`)).waitFor();
 
   // Another port on the same machine is another origin: the key stays behind.
   await setBase(page, elsewhere.baseUrl);
@@ -276,7 +276,7 @@ test('a key entered for one address is not sent to another; the page asks for th
   await screenshot(page, 'security-key-asked-again');
   elsewhere.set('good');
   await send(page);
-  await page.locator('.so-result').waitFor({ timeout: 15000 });
+  await page.getByRole('region', { name: "The AI's grade beside yours" }).waitFor({ timeout: 15000 });
   assert.equal(elsewhere.state.authorizations.at(-1), null, 'the key was not sent to the other address');
 
   // A hosted provider needs its own key; the kept one is not offered to it.
@@ -298,19 +298,19 @@ test('a key entered for one address is not sent to another; the page asks for th
   await page.getByLabel(/^API key/).press('Tab');
   await page.getByText('••••Zz42').waitFor();
   await send(page);
-  await page.locator('.so-result').waitFor({ timeout: 15000 });
+  await page.getByRole('region', { name: "The AI's grade beside yours" }).waitFor({ timeout: 15000 });
   assert.equal(elsewhere.state.authorizations.at(-1), `Bearer ${OTHER_KEY}`);
   const stored = await page.evaluate(() => sessionStorage.getItem('ttft-lab/v1/second-opinion/key'));
   assert.deepEqual(JSON.parse(stored), { key: OTHER_KEY, origin: elsewhere.origin, version: 1 });
   await page.reload();
   await waitForApp(page);
-  assert.match(await page.locator('.so-key-held').innerText(), new RegExp(`••••Zz42\\s+\\(for ${esc(elsewhere.origin)},`));
+  await page.getByText(new RegExp(`^API key: ••••Zz42 \\(for ${esc(elsewhere.origin)},`)).waitFor();
 
   // A bare key saved before keys were tied to an address is not used: it is asked for again.
   await page.evaluate((k) => sessionStorage.setItem('ttft-lab/v1/second-opinion/key', k), KEY);
   await page.reload();
   await waitForApp(page);
-  assert.equal(await page.locator('.so-key-held').count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'Replace key' }).count(), 0, 'no key is held');
   await page.getByLabel(/^API key/).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('ttft-lab/v1/second-opinion/key')), null);
   assert.deepEqual(await violations(page), []);
@@ -332,7 +332,7 @@ test('a reply past 64 KiB and an endless error body are stopped, each with a pla
   mock.set('huge-error');
   const started = Date.now();
   await send(page);
-  await page.locator('.so-failure').getByText('The provider failed with its own error (500)').waitFor({ timeout: 5000 });
+  await page.getByRole('group', { name: 'Why it was not graded' }).getByText('The provider failed with its own error (500)').waitFor({ timeout: 5000 });
   assert.ok(Date.now() - started < 5000, 'the message did not wait for the whole body');
   for (let i = 0; i < 50 && mock.state.aborted === aborted + 1; i++) await page.waitForTimeout(100);
   assert.equal(mock.state.aborted, aborted + 2, 'the rest of the error body was not downloaded');

@@ -92,7 +92,7 @@ test('another tab never has its damaged or newer data written over', async () =>
   const other = await context.newPage();
   await other.goto(partUrl(server, 'lesson'));
   await waitForApp(other);
-  const boxes = page.locator('.checklist').getByRole('checkbox');
+  const boxes = page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
   await boxes.nth(0).check();
 
   // The other tab writes damaged data: this tab keeps a copy, then its own value.

@@ -82,9 +82,10 @@ test('the choice and interview pages say their figures are synthetic; the self-s
     assert.match(await page.locator('main').innerText(), /synthetic/, `${part} says its figures are synthetic`);
     if (part === 'interview') {
       assert.match(await page.locator('main').innerText(), /in your own words, before you open the reference answer/);
-      assert.match(await page.locator('.self-score').innerText(), /editors' estimates of readiness/);
+      const note = page.getByText(/editors' estimates of readiness/);
+      await note.waitFor();
       await page.setViewportSize({ width: 360, height: 900 });
-      await page.locator('.self-score > p').first().screenshot({ path: 'e2e/screenshots/teaching-self-score-360.png' });
+      await note.screenshot({ path: 'e2e/screenshots/teaching-self-score-360.png' });
     }
     await screenshot(page, `teaching-${part}`);
     assertNoProblems(problems);
