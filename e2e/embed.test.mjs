@@ -15,10 +15,10 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  startPages,
   DIST,
   ROOT,
   assertNoProblems,
@@ -44,35 +44,13 @@ let other;
  * A tiny static server for the course pages in e2e/host/ and the parent
  * script, as a course site would serve its own copy of it.
  */
-async function startHost() {
-  const files = {
-    '/own.html': ['text/html; charset=utf-8', join(ROOT, 'e2e', 'host', 'own.html')],
-    '/h5p.html': ['text/html; charset=utf-8', join(ROOT, 'e2e', 'host', 'h5p.html')],
-    '/ttft-lab-resizer.js': ['text/javascript; charset=utf-8', join(dist, 'ttft-lab-resizer.js')],
-  };
-  const server = createServer(async (req, res) => {
-    const path = new URL(req.url, 'http://x').pathname;
-    const file = files[path];
-    if (!file) {
-      res.writeHead(404).end('not found\n');
-      return;
-    }
-    try {
-      const body = await readFile(file[1]);
-      res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store' }).end(body);
-    } catch {
-      res.writeHead(404).end('not found\n');
-    }
+function startHost() {
+  const html = 'text/html; charset=utf-8';
+  return startPages({
+    '/own.html': { type: html, file: join(ROOT, 'e2e', 'host', 'own.html') },
+    '/h5p.html': { type: html, file: join(ROOT, 'e2e', 'host', 'h5p.html') },
+    '/ttft-lab-resizer.js': { type: 'text/javascript; charset=utf-8', file: join(dist, 'ttft-lab-resizer.js') },
   });
-  await new Promise((ok, no) => {
-    server.once('error', no);
-    server.listen(0, '127.0.0.1', ok);
-  });
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  return {
-    origin,
-    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(() => ok()); }),
-  };
 }
 
 before(async () => {

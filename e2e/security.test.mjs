@@ -15,10 +15,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  startPages,
   DIST,
   assertNoProblems,
   axeCheck,
@@ -51,9 +51,10 @@ let course;
  * keeps asking its parent, in both of ttft-lab's dialects, to be made
  * 1,234 px tall.
  */
-async function startCourse() {
+function startCourse() {
+  const html = 'text/html; charset=utf-8';
   const pages = {
-    '/host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
+    '/host.html': { type: html, body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course page</title>
 <link rel="icon" href="data:,"></head><body><h1>Week 3</h1>
 <iframe id="lab" title="ttft-lab exercise" height="150" style="border:0;width:100%;display:block"></iframe>
 <iframe id="stranger" title="another site's page" height="150" style="border:0;width:100%;display:block"></iframe>
@@ -64,32 +65,17 @@ async function startCourse() {
   var s = document.createElement("script");
   s.src = q.get("resizer");
   document.body.appendChild(s);
-</script></body></html>`,
-    '/stranger.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title>
+</script></body></html>` },
+    '/stranger.html': { type: html, body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title>
 <link rel="icon" href="data:,"></head><body><p>Not ttft-lab.</p><script>
   setInterval(function () {
     parent.postMessage({ type: "ttft-lab:height", version: 1, height: 1234 }, "*");
     parent.postMessage({ context: "h5p", action: "hello" }, "*");
     parent.postMessage({ context: "h5p", action: "resize", scrollHeight: 1234 }, "*");
   }, 100);
-</script></body></html>`,
+</script></body></html>` },
   };
-  const server = createServer((req, res) => {
-    const body = pages[new URL(req.url, 'http://x').pathname];
-    if (!body) {
-      res.writeHead(404).end('not found\n');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
-  });
-  await new Promise((ok, no) => {
-    server.once('error', no);
-    server.listen(0, '127.0.0.1', ok);
-  });
-  return {
-    origin: `http://127.0.0.1:${server.address().port}`,
-    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(() => ok()); }),
-  };
+  return startPages(pages);
 }
 
 before(async () => {

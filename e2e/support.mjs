@@ -18,7 +18,7 @@
 
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -70,6 +70,34 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
+
+/**
+ * A small site on its own loopback port that serves only `pages`: a map of
+ * path to `{ type, body }` (text) or `{ type, file }` (read on each
+ * request, so a rebuilt file is served fresh). Anything else is a 404.
+ * Course pages and "another site" in the embedding and security tests.
+ * Resolves to `{ origin, close }`.
+ */
+export async function startPages(pages) {
+  const server = createServer(async (req, res) => {
+    const page = pages[new URL(req.url, 'http://x').pathname];
+    try {
+      if (!page) throw new Error('not found');
+      const body = page.file ? await readFile(page.file) : page.body;
+      res.writeHead(200, { 'content-type': page.type, 'cache-control': 'no-store' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found\n');
+    }
+  });
+  await new Promise((ok, no) => {
+    server.once('error', no);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(() => ok()); }),
+  };
+}
 
 /**
  * Start a plain static server for `root` under `mount` on 127.0.0.1 and a
