@@ -17,7 +17,9 @@
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::Path;
-use ttft_core::content::{ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline};
+use ttft_core::content::{
+    ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline,
+};
 
 fn main() {
     println!("cargo:rerun-if-changed=content");
@@ -27,9 +29,12 @@ fn main() {
     let mut invalid = Vec::new();
 
     let lesson: Option<Lesson> = read(dir, "lesson.toml", &mut missing, &mut invalid);
-    let worked_timeline: Option<WorkedTimeline> = read(dir, "worked_timeline.toml", &mut missing, &mut invalid);
-    let trace_exercise: Option<TraceExercise> = read(dir, "trace_exercise.toml", &mut missing, &mut invalid);
-    let config_exercise: Option<ConfigExercise> = read(dir, "config_exercise.toml", &mut missing, &mut invalid);
+    let worked_timeline: Option<WorkedTimeline> =
+        read(dir, "worked_timeline.toml", &mut missing, &mut invalid);
+    let trace_exercise: Option<TraceExercise> =
+        read(dir, "trace_exercise.toml", &mut missing, &mut invalid);
+    let config_exercise: Option<ConfigExercise> =
+        read(dir, "config_exercise.toml", &mut missing, &mut invalid);
     let interview: Option<Interview> = read(dir, "interview.toml", &mut missing, &mut invalid);
     let rubric: Option<Rubric> = read(dir, "rubric.toml", &mut missing, &mut invalid);
 
@@ -43,9 +48,30 @@ fn main() {
         std::process::exit(1);
     }
 
-    let json = match (lesson, worked_timeline, trace_exercise, config_exercise, interview, rubric) {
-        (Some(lesson), Some(worked_timeline), Some(trace_exercise), Some(config_exercise), Some(interview), Some(rubric)) => {
-            let course = Course { lesson, worked_timeline, trace_exercise, config_exercise, interview, rubric };
+    let json = match (
+        lesson,
+        worked_timeline,
+        trace_exercise,
+        config_exercise,
+        interview,
+        rubric,
+    ) {
+        (
+            Some(lesson),
+            Some(worked_timeline),
+            Some(trace_exercise),
+            Some(config_exercise),
+            Some(interview),
+            Some(rubric),
+        ) => {
+            let course = Course {
+                lesson,
+                worked_timeline,
+                trace_exercise,
+                config_exercise,
+                interview,
+                rubric,
+            };
             match serde_json::to_string(&course) {
                 Ok(text) => text,
                 Err(e) => {

@@ -117,6 +117,13 @@ test('a run with one response a request is called end-to-end, not TTFT', async (
   await page.getByText('The target is a time-to-first-token target, but this run has no separate first token').waitFor();
   const row = await rowOf(page, /Percentiles/, "End-to-end (the file's TTFT)");
   assert.equal(row.at(-1), '3');
+  // The charts and the table say the same: no chart, axis or column calls
+  // a whole answer's time a first token's.
+  await page.getByRole('img', { name: 'End-to-end time per request, by piece' }).waitFor();
+  await page.getByRole('img', { name: 'Distribution of end-to-end time' }).waitFor();
+  assert.equal(await page.getByRole('img', { name: /time to first token/i }).count(), 0);
+  await page.getByRole('columnheader', { name: "End-to-end (the file's TTFT; not streamed)" }).waitFor();
+  assert.equal(await page.getByRole('columnheader', { name: /^TTFT/ }).count(), 0);
   await screenshot(page, 'import-honesty-unstreamed');
   assertNoProblems(problems);
   await context.close();

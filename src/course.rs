@@ -29,7 +29,9 @@ impl fmt::Display for CourseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CourseError::Missing(message) => f.write_str(message),
-            CourseError::Unreadable(why) => write!(f, "The course content in this build cannot be read: {why}."),
+            CourseError::Unreadable(why) => {
+                write!(f, "The course content in this build cannot be read: {why}.")
+            }
         }
     }
 }
@@ -74,7 +76,10 @@ mod tests {
 
     #[test]
     fn errors_are_values() {
-        check(r#"{"content_error":"missing lesson.toml"}"#, Err("missing lesson.toml"));
+        check(
+            r#"{"content_error":"missing lesson.toml"}"#,
+            Err("missing lesson.toml"),
+        );
         check("not json", Err("cannot be read"));
         check("{}", Err("cannot be read"));
     }

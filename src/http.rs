@@ -29,8 +29,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use ttft_core::second_opinion::failures::CallFailure;
 use ttft_core::second_opinion::provider::ApiKey;
-use ttft_latency::time::Micros;
 use ttft_core::second_opinion::reply_limit::ErrorBody;
+use ttft_latency::time::Micros;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -44,7 +44,10 @@ pub struct Abort {
 impl Abort {
     /// A fresh handle for one call.
     pub fn new() -> Abort {
-        Abort { controller: web_sys::AbortController::new().ok(), reason: Rc::new(RefCell::new(None)) }
+        Abort {
+            controller: web_sys::AbortController::new().ok(),
+            reason: Rc::new(RefCell::new(None)),
+        }
     }
 
     /// Stops the call, which then fails with `why` (the first reason given
@@ -80,13 +83,21 @@ impl Default for Abort {
 
 /// The page's monotonic clock (`performance.now()`), in microseconds.
 pub fn now() -> Micros {
-    let ms = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+    let ms = web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now());
     Micros::from_ms_f64(ms).unwrap_or(Micros(0))
 }
 
 /// Awaits a promise, turning a rejection into `abort`'s reason or `otherwise`.
-async fn settle(promise: Promise, abort: &Abort, otherwise: CallFailure) -> Result<JsValue, CallFailure> {
-    JsFuture::from(promise).await.map_err(|_| abort.explain(otherwise))
+async fn settle(
+    promise: Promise,
+    abort: &Abort,
+    otherwise: CallFailure,
+) -> Result<JsValue, CallFailure> {
+    JsFuture::from(promise)
+        .await
+        .map_err(|_| abort.explain(otherwise))
 }
 
 /// Posts `body` (JSON) to `url` and streams the reply. `on_headers` runs
@@ -101,17 +112,23 @@ pub async fn post_streaming(
     mut on_headers: impl FnMut(),
     mut on_bytes: impl FnMut(&[u8], Micros) -> Result<(), CallFailure>,
 ) -> Result<Micros, CallFailure> {
-    let unreadable = |what: &str| CallFailure::Unreadable { reason: what.to_owned() };
+    let unreadable = |what: &str| CallFailure::Unreadable {
+        reason: what.to_owned(),
+    };
     let window = web_sys::window().ok_or_else(|| unreadable("no browser window"))?;
     let headers = web_sys::Headers::new().map_err(|_| unreadable("headers could not be made"))?;
-    headers.set("Content-Type", "application/json").map_err(|_| unreadable("headers could not be set"))?;
-    headers.set("Accept", "text/event-stream").map_err(|_| unreadable("headers could not be set"))?;
+    headers
+        .set("Content-Type", "application/json")
+        .map_err(|_| unreadable("headers could not be set"))?;
+    headers
+        .set("Accept", "text/event-stream")
+        .map_err(|_| unreadable("headers could not be set"))?;
     if let Some(k) = key {
         // A key with a character a header cannot hold is refused here, by the
         // browser, before anything is sent.
-        headers
-            .set("Authorization", &k.bearer())
-            .map_err(|_| unreadable("the key holds a character an HTTP header cannot carry; paste it again"))?;
+        headers.set("Authorization", &k.bearer()).map_err(|_| {
+            unreadable("the key holds a character an HTTP header cannot carry; paste it again")
+        })?;
     }
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
@@ -125,10 +142,14 @@ pub async fn post_streaming(
         return Err(why);
     }
 
-    let response: web_sys::Response = settle(window.fetch_with_str_and_init(url, &init), abort, CallFailure::Network)
-        .await?
-        .dyn_into()
-        .map_err(|_| unreadable("the browser returned something other than a response"))?;
+    let response: web_sys::Response = settle(
+        window.fetch_with_str_and_init(url, &init),
+        abort,
+        CallFailure::Network,
+    )
+    .await?
+    .dyn_into()
+    .map_err(|_| unreadable("the browser returned something other than a response"))?;
 
     if response.type_() == web_sys::ResponseType::Opaqueredirect {
         return Err(CallFailure::Redirected);
@@ -140,7 +161,11 @@ pub async fn post_streaming(
         if let Some(why) = abort.reason() {
             return Err(why);
         }
-        return Err(CallFailure::Http { status, retry_after, body });
+        return Err(CallFailure::Http {
+            status,
+            retry_after,
+            body,
+        });
     }
     on_headers();
 
@@ -167,10 +192,19 @@ fn quietly(promise: Promise) {
 }
 
 /// The response body's stream reader.
-fn body_reader(response: &web_sys::Response) -> Result<web_sys::ReadableStreamDefaultReader, CallFailure> {
-    let unreadable = |what: &str| CallFailure::Unreadable { reason: what.to_owned() };
-    let stream = response.body().ok_or_else(|| unreadable("the response has no body"))?;
-    stream.get_reader().dyn_into().map_err(|_| unreadable("the response body cannot be read as a stream"))
+fn body_reader(
+    response: &web_sys::Response,
+) -> Result<web_sys::ReadableStreamDefaultReader, CallFailure> {
+    let unreadable = |what: &str| CallFailure::Unreadable {
+        reason: what.to_owned(),
+    };
+    let stream = response
+        .body()
+        .ok_or_else(|| unreadable("the response has no body"))?;
+    stream
+        .get_reader()
+        .dyn_into()
+        .map_err(|_| unreadable("the response body cannot be read as a stream"))
 }
 
 /// The next chunk of a body and the instant it arrived; `None` at the end.
@@ -182,13 +216,18 @@ async fn next_chunk(
     // any class, so it is read by property rather than cast.
     let result = settle(reader.read(), abort, CallFailure::Network).await?;
     let at = now();
-    let done = js_sys::Reflect::get(&result, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool());
+    let done = js_sys::Reflect::get(&result, &JsValue::from_str("done"))
+        .ok()
+        .and_then(|d| d.as_bool());
     if done.unwrap_or(true) {
         return Ok((None, at));
     }
-    let value = js_sys::Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
+    let value =
+        js_sys::Reflect::get(&result, &JsValue::from_str("value")).unwrap_or(JsValue::UNDEFINED);
     if !value.is_instance_of::<Uint8Array>() {
-        return Err(CallFailure::Unreadable { reason: "a chunk of the body was not bytes".to_owned() });
+        return Err(CallFailure::Unreadable {
+            reason: "a chunk of the body was not bytes".to_owned(),
+        });
     }
     Ok((Some(Uint8Array::new(&value).to_vec()), at))
 }

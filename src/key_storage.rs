@@ -42,35 +42,47 @@ pub struct KeyNotKept {
 
 impl std::fmt::Display for KeyNotKept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the browser would not keep the key ({}), so it lasts until you leave this page", self.reason)
+        write!(
+            f,
+            "the browser would not keep the key ({}), so it lasts until you leave this page",
+            self.reason
+        )
     }
 }
 
 fn storage(place: KeyPlace) -> Result<web_sys::Storage, KeyNotKept> {
-    let window = web_sys::window().ok_or_else(|| KeyNotKept { reason: "no window".into() })?;
+    let window = web_sys::window().ok_or_else(|| KeyNotKept {
+        reason: "no window".into(),
+    })?;
     let got = match place {
         KeyPlace::Session => window.session_storage(),
         KeyPlace::Device => window.local_storage(),
     };
     match got {
         Ok(Some(s)) => Ok(s),
-        Ok(None) => Err(KeyNotKept { reason: "storage is switched off".into() }),
-        Err(_) => Err(KeyNotKept { reason: "storage is refused".into() }),
+        Ok(None) => Err(KeyNotKept {
+            reason: "storage is switched off".into(),
+        }),
+        Err(_) => Err(KeyNotKept {
+            reason: "storage is refused".into(),
+        }),
     }
 }
 
 /// The key kept from before with its origin, and where: the session copy
 /// first. A stored value that is not a key tied to an origin is removed.
 pub fn load() -> Option<(BoundKey, KeyPlace)> {
-    [KeyPlace::Session, KeyPlace::Device].into_iter().find_map(|place| {
-        let s = storage(place).ok()?;
-        let text = s.get_item(KEY_NAME).ok()??;
-        let bound = BoundKey::from_stored(&text);
-        if bound.is_none() {
-            let _ = s.remove_item(KEY_NAME);
-        }
-        bound.map(|k| (k, place))
-    })
+    [KeyPlace::Session, KeyPlace::Device]
+        .into_iter()
+        .find_map(|place| {
+            let s = storage(place).ok()?;
+            let text = s.get_item(KEY_NAME).ok()??;
+            let bound = BoundKey::from_stored(&text);
+            if bound.is_none() {
+                let _ = s.remove_item(KEY_NAME);
+            }
+            bound.map(|k| (k, place))
+        })
 }
 
 /// Keeps `key` with its origin in `place` and removes it from the other
@@ -85,7 +97,9 @@ pub fn save(key: &BoundKey, place: KeyPlace) -> Result<(), KeyNotKept> {
     }
     storage(place)?
         .set_item(KEY_NAME, &key.to_stored())
-        .map_err(|_| KeyNotKept { reason: "the write was refused".into() })
+        .map_err(|_| KeyNotKept {
+            reason: "the write was refused".into(),
+        })
 }
 
 /// Removes the key from both storages.

@@ -36,7 +36,9 @@ use components::embed::results::ResultsSink;
 use components::embed::Embedding;
 use components::import::import_page::ImportPage;
 use components::lesson::LessonPage;
-use components::practice::{config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage};
+use components::practice::{
+    config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage,
+};
 use components::site_header::SiteHeader;
 use components::storage_status::StorageStatus;
 use components::worked_timeline::WorkedTimelineWidget;
@@ -134,7 +136,9 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     // `content=`, and the built-in exercise comes back with it.
     let content = Embedding::from_address().options().content.clone();
     let authored = |kind: AuthoredKind| {
-        content.clone().map(|source| view! { <AuthoredPart source=source kind=kind course=Arc::clone(course) /> })
+        content.clone().map(
+            |source| view! { <AuthoredPart source=source kind=kind course=Arc::clone(course) /> },
+        )
     };
     let body = match part {
         CoursePart::Lesson => view! { <LessonPage course=Arc::clone(course) /> }.into_any(),
@@ -160,7 +164,9 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
         CoursePart::Author => view! { <AuthoringPage course=Arc::clone(course) /> }.into_any(),
     };
-    let panel_content = matches!(part, CoursePart::Trace | CoursePart::Choice).then_some(content).flatten();
+    let panel_content = matches!(part, CoursePart::Trace | CoursePart::Choice)
+        .then_some(content)
+        .flatten();
     let panel = part
         .embed_part()
         .filter(|_| !embedded)
@@ -197,14 +203,20 @@ pub fn install_panic_hook() {
 }
 
 fn show_crash_message() {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
     let Some(body) = document.body() else { return };
-    let Ok(notice) = document.create_element("div") else { return };
+    let Ok(notice) = document.create_element("div") else {
+        return;
+    };
     let _ = notice.set_attribute("role", "alert");
     let _ = notice.set_attribute("class", "crash");
     notice.set_text_content(Some(CRASH_MESSAGE));
     if let Ok(link) = document.create_element("a") {
-        let here = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+        let here = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
         let _ = link.set_attribute("href", &here);
         link.set_text_content(Some("Reload"));
         let _ = notice.append_child(&link);

@@ -48,7 +48,11 @@ impl Navigator {
     /// this page is followed in place; anything else (a new-tab click, an
     /// external link, a #section) is left to the browser.
     pub fn follow(&self, event: &MouseEvent, href: &str) {
-        let plain = event.button() == 0 && !event.ctrl_key() && !event.meta_key() && !event.shift_key() && !event.alt_key();
+        let plain = event.button() == 0
+            && !event.ctrl_key()
+            && !event.meta_key()
+            && !event.shift_key()
+            && !event.alt_key();
         if !plain {
             return;
         }
@@ -86,7 +90,10 @@ pub fn scroll_to_fragment() {
     if id.is_empty() {
         return;
     }
-    let decoded = js_sys::decode_uri_component(id).ok().and_then(|s| s.as_string()).unwrap_or_else(|| id.to_owned());
+    let decoded = js_sys::decode_uri_component(id)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| id.to_owned());
     if let Some(target) = document().get_element_by_id(&decoded) {
         target.scroll_into_view();
     }

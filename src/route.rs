@@ -33,8 +33,13 @@ pub enum CoursePart {
 
 impl CoursePart {
     /// Every part, in the order the navigation lists them.
-    pub const ALL: [CoursePart; 5] =
-        [CoursePart::Lesson, CoursePart::Trace, CoursePart::Choice, CoursePart::Interview, CoursePart::Import];
+    pub const ALL: [CoursePart; 5] = [
+        CoursePart::Lesson,
+        CoursePart::Trace,
+        CoursePart::Choice,
+        CoursePart::Interview,
+        CoursePart::Import,
+    ];
 
     /// The parts that have an address but no place in the navigation.
     pub const UNLISTED: [CoursePart; 2] = [CoursePart::Timeline, CoursePart::Author];
@@ -83,13 +88,18 @@ impl CoursePart {
 
     /// The part an id names, if any.
     pub fn from_id(id: &str) -> Option<CoursePart> {
-        CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED).find(|p| p.id() == id)
+        CoursePart::ALL
+            .into_iter()
+            .chain(CoursePart::UNLISTED)
+            .find(|p| p.id() == id)
     }
 
     /// The part a query string asks for (`?part=trace&x=1`); the lesson when
     /// it names none or one that does not exist.
     pub fn from_search(search: &str) -> CoursePart {
-        Self::named_in(search).and_then(CoursePart::from_id).unwrap_or_default()
+        Self::named_in(search)
+            .and_then(CoursePart::from_id)
+            .unwrap_or_default()
     }
 
     /// The part a link's `href` names, when it is a link to a part of this
@@ -101,7 +111,10 @@ impl CoursePart {
     }
 
     fn named_in(search: &str) -> Option<&str> {
-        search.trim_start_matches('?').split('&').find_map(|pair| pair.strip_prefix("part="))
+        search
+            .trim_start_matches('?')
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("part="))
     }
 }
 
@@ -138,7 +151,11 @@ mod tests {
     fn every_part_but_authoring_embeds() {
         for part in CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED) {
             let embeds = part.embed_part().map(|p| p.id());
-            assert_eq!(embeds, (part != CoursePart::Author).then(|| part.id()), "{part:?}");
+            assert_eq!(
+                embeds,
+                (part != CoursePart::Author).then(|| part.id()),
+                "{part:?}"
+            );
         }
     }
 
@@ -148,9 +165,18 @@ mod tests {
             assert_eq!(CoursePart::from_href(&part.href()), Some(part));
             assert_eq!(CoursePart::from_search(&part.href()), part);
         }
-        assert_eq!(CoursePart::from_href("?part=trace#h2"), Some(CoursePart::Trace));
+        assert_eq!(
+            CoursePart::from_href("?part=trace#h2"),
+            Some(CoursePart::Trace)
+        );
         assert_eq!(CoursePart::from_href("#split"), None);
-        assert_eq!(CoursePart::from_href("https://example.org/?part=trace"), None);
-        assert_eq!(CoursePart::Lesson.document_title(), "Lesson \u{b7} ttft-lab");
+        assert_eq!(
+            CoursePart::from_href("https://example.org/?part=trace"),
+            None
+        );
+        assert_eq!(
+            CoursePart::Lesson.document_title(),
+            "Lesson \u{b7} ttft-lab"
+        );
     }
 }

@@ -76,10 +76,15 @@ pub enum StorageError {
 impl fmt::Display for StorageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StorageError::Unavailable { reason } => write!(f, "this browser's storage cannot be used ({reason})"),
+            StorageError::Unavailable { reason } => {
+                write!(f, "this browser's storage cannot be used ({reason})")
+            }
             StorageError::Read { key, reason } => write!(f, "could not read {key} ({reason})"),
             StorageError::Write { key, reason } => write!(f, "could not save {key} ({reason})"),
-            StorageError::Held { key } => write!(f, "did not save {key}, so as not to replace what is stored there"),
+            StorageError::Held { key } => write!(
+                f,
+                "did not save {key}, so as not to replace what is stored there"
+            ),
         }
     }
 }
@@ -107,18 +112,35 @@ pub struct MemoryBackend {
 
 impl Backend for MemoryBackend {
     fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
-        Ok(self.values.lock().unwrap_or_else(PoisonError::into_inner).get(key).cloned())
+        Ok(self
+            .values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+            .cloned())
     }
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
-        self.values.lock().unwrap_or_else(PoisonError::into_inner).insert(key.to_owned(), value.to_owned());
+        self.values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key.to_owned(), value.to_owned());
         Ok(())
     }
     fn remove(&self, key: &str) -> Result<(), StorageError> {
-        self.values.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
+        self.values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(key);
         Ok(())
     }
     fn keys(&self) -> Result<Vec<String>, StorageError> {
-        Ok(self.values.lock().unwrap_or_else(PoisonError::into_inner).keys().cloned().collect())
+        Ok(self
+            .values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect())
     }
 }
 
@@ -128,37 +150,61 @@ pub struct BrowserBackend;
 
 impl BrowserBackend {
     fn storage() -> Result<web_sys::Storage, StorageError> {
-        let window = web_sys::window().ok_or_else(|| StorageError::Unavailable { reason: "no window".into() })?;
+        let window = web_sys::window().ok_or_else(|| StorageError::Unavailable {
+            reason: "no window".into(),
+        })?;
         match window.local_storage() {
             Ok(Some(storage)) => Ok(storage),
-            Ok(None) => Err(StorageError::Unavailable { reason: "the browser has no localStorage".into() }),
-            Err(e) => Err(StorageError::Unavailable { reason: describe_js(&e) }),
+            Ok(None) => Err(StorageError::Unavailable {
+                reason: "the browser has no localStorage".into(),
+            }),
+            Err(e) => Err(StorageError::Unavailable {
+                reason: describe_js(&e),
+            }),
         }
     }
 }
 
 fn reason_of(e: &StorageError) -> String {
     match e {
-        StorageError::Unavailable { reason } | StorageError::Read { reason, .. } | StorageError::Write { reason, .. } => {
-            reason.clone()
-        }
+        StorageError::Unavailable { reason }
+        | StorageError::Read { reason, .. }
+        | StorageError::Write { reason, .. } => reason.clone(),
         StorageError::Held { .. } => "held on purpose".into(),
     }
 }
 
 impl Backend for BrowserBackend {
     fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
-        Self::storage()?.get_item(key).map_err(|e| StorageError::Read { key: key.into(), reason: describe_js(&e) })
+        Self::storage()?
+            .get_item(key)
+            .map_err(|e| StorageError::Read {
+                key: key.into(),
+                reason: describe_js(&e),
+            })
     }
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
-        Self::storage()?.set_item(key, value).map_err(|e| StorageError::Write { key: key.into(), reason: describe_js(&e) })
+        Self::storage()?
+            .set_item(key, value)
+            .map_err(|e| StorageError::Write {
+                key: key.into(),
+                reason: describe_js(&e),
+            })
     }
     fn remove(&self, key: &str) -> Result<(), StorageError> {
-        Self::storage()?.remove_item(key).map_err(|e| StorageError::Write { key: key.into(), reason: describe_js(&e) })
+        Self::storage()?
+            .remove_item(key)
+            .map_err(|e| StorageError::Write {
+                key: key.into(),
+                reason: describe_js(&e),
+            })
     }
     fn keys(&self) -> Result<Vec<String>, StorageError> {
         let storage = Self::storage()?;
-        let read = |e: wasm_bindgen::JsValue| StorageError::Read { key: "(the list of keys)".into(), reason: describe_js(&e) };
+        let read = |e: wasm_bindgen::JsValue| StorageError::Read {
+            key: "(the list of keys)".into(),
+            reason: describe_js(&e),
+        };
         let n = storage.length().map_err(read)?;
         let mut keys = Vec::new();
         for i in 0..n {
@@ -173,13 +219,17 @@ impl Backend for BrowserBackend {
 /// A JavaScript exception's name and message, e.g. `QuotaExceededError`.
 fn describe_js(value: &wasm_bindgen::JsValue) -> String {
     let field = |name: &str| {
-        js_sys::Reflect::get(value, &wasm_bindgen::JsValue::from_str(name)).ok().and_then(|v| v.as_string())
+        js_sys::Reflect::get(value, &wasm_bindgen::JsValue::from_str(name))
+            .ok()
+            .and_then(|v| v.as_string())
     };
     match (field("name"), field("message")) {
         (Some(name), Some(message)) if !message.is_empty() => format!("{name}: {message}"),
         (Some(name), _) => name,
         (None, Some(message)) => message,
-        (None, None) => value.as_string().unwrap_or_else(|| "the browser refused".into()),
+        (None, None) => value
+            .as_string()
+            .unwrap_or_else(|| "the browser refused".into()),
     }
 }
 
@@ -228,7 +278,12 @@ impl SetAside {
         let rest = key.strip_prefix(PREFIX)?;
         let (name, stamp) = rest.rsplit_once(SET_ASIDE)?;
         let digits: String = stamp.chars().take_while(char::is_ascii_digit).collect();
-        Some(SetAside { key: key.to_owned(), name: name.to_owned(), at_ms: digits.parse().ok(), size })
+        Some(SetAside {
+            key: key.to_owned(),
+            name: name.to_owned(),
+            at_ms: digits.parse().ok(),
+            size,
+        })
     }
 }
 
@@ -337,11 +392,21 @@ impl Store {
     /// Adds a notice unless the same text is already showing, so a message
     /// repeated on every keystroke is said once.
     pub fn notify(&self, kind: NoticeKind, text: String) {
-        if self.notices.with_untracked(|list| list.iter().any(|n| n.text == text)) {
+        if self
+            .notices
+            .with_untracked(|list| list.iter().any(|n| n.text == text))
+        {
             return;
         }
         let id = self.next_id();
-        self.notices.update(|list| list.push(Notice { id, kind, text, about: None }));
+        self.notices.update(|list| {
+            list.push(Notice {
+                id,
+                kind,
+                text,
+                about: None,
+            })
+        });
     }
 
     /// Says something about `key`, replacing what was said about it before,
@@ -350,19 +415,31 @@ impl Store {
         let id = self.next_id();
         self.notices.update(|list| {
             list.retain(|n| n.about.as_deref() != Some(key));
-            list.push(Notice { id, kind, text, about: Some(key.to_owned()) });
+            list.push(Notice {
+                id,
+                kind,
+                text,
+                about: Some(key.to_owned()),
+            });
         });
     }
 
     /// Removes what was said about `key`, once it no longer holds.
     fn forget_about(&self, key: &str) {
-        if self.notices.with_untracked(|list| list.iter().any(|n| n.about.as_deref() == Some(key))) {
-            self.notices.update(|list| list.retain(|n| n.about.as_deref() != Some(key)));
+        if self
+            .notices
+            .with_untracked(|list| list.iter().any(|n| n.about.as_deref() == Some(key)))
+        {
+            self.notices
+                .update(|list| list.retain(|n| n.about.as_deref() != Some(key)));
         }
     }
 
     fn next_id(&self) -> u64 {
-        let mut next = self.next_notice.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut next = self
+            .next_notice
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         *next += 1;
         *next
     }
@@ -420,9 +497,9 @@ impl Store {
     fn keep_copy(&self, name: &str, text: &str) -> Result<String, StorageError> {
         let prefix = format!("{}{SET_ASIDE}", key_for(name));
         let keys = self.backend.keys().unwrap_or_default();
-        if let Some(same) =
-            keys.iter().find(|k| k.starts_with(&prefix) && self.backend.get(k).ok().flatten().as_deref() == Some(text))
-        {
+        if let Some(same) = keys.iter().find(|k| {
+            k.starts_with(&prefix) && self.backend.get(k).ok().flatten().as_deref() == Some(text)
+        }) {
             return Ok(same.clone());
         }
         let stamp = now_ms();
@@ -469,22 +546,31 @@ impl Store {
     }
 
     fn listen(&self, key: String, listener: Listener) {
-        self.listeners.lock().unwrap_or_else(PoisonError::into_inner).push((key, listener));
+        self.listeners
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((key, listener));
     }
 
     fn listen_to_other_tabs(&self) {
         use wasm_bindgen::closure::Closure;
         use wasm_bindgen::JsCast;
-        let Some(window) = web_sys::window() else { return };
+        let Some(window) = web_sys::window() else {
+            return;
+        };
         let store = self.clone();
-        let on_storage = Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |event: web_sys::StorageEvent| {
-            if let Some(key) = event.key() {
-                if key.starts_with(PREFIX) {
-                    store.receive(&key, event.new_value());
+        let on_storage =
+            Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |event: web_sys::StorageEvent| {
+                if let Some(key) = event.key() {
+                    if key.starts_with(PREFIX) {
+                        store.receive(&key, event.new_value());
+                    }
                 }
-            }
-        });
-        if window.add_event_listener_with_callback("storage", on_storage.as_ref().unchecked_ref()).is_ok() {
+            });
+        if window
+            .add_event_listener_with_callback("storage", on_storage.as_ref().unchecked_ref())
+            .is_ok()
+        {
             // The listener lives as long as the page.
             on_storage.forget();
         }
@@ -537,7 +623,10 @@ impl fmt::Display for Unreadable {
             Unreadable::Newer(v) => {
                 write!(f, "it was saved by a newer version of ttft-lab, in format {v}, which this version does not read")
             }
-            Unreadable::UnknownVersion(v) => write!(f, "it was saved in format {v}, which this version does not read"),
+            Unreadable::UnknownVersion(v) => write!(
+                f,
+                "it was saved in format {v}, which this version does not read"
+            ),
         }
     }
 }
@@ -591,8 +680,20 @@ impl<T> Clone for Spec<T> {
 
 impl<T> Spec<T> {
     /// A value with no pruning and no older versions.
-    pub fn new(name: impl Into<String>, label: impl Into<String>, version: u32, merge: Merge<T>) -> Spec<T> {
-        Spec { name: name.into(), label: label.into(), version, merge, prune: keep_all, upgrade: None }
+    pub fn new(
+        name: impl Into<String>,
+        label: impl Into<String>,
+        version: u32,
+        merge: Merge<T>,
+    ) -> Spec<T> {
+        Spec {
+            name: name.into(),
+            label: label.into(),
+            version,
+            merge,
+            prune: keep_all,
+            upgrade: None,
+        }
     }
 
     /// The same, pruned by `prune` before every save.
@@ -602,7 +703,10 @@ impl<T> Spec<T> {
 
     /// The same, reading older versions with `upgrade`.
     pub fn upgraded(self, upgrade: Upgrade<T>) -> Spec<T> {
-        Spec { upgrade: Some(upgrade), ..self }
+        Spec {
+            upgrade: Some(upgrade),
+            ..self
+        }
     }
 
     /// The storage key.
@@ -619,9 +723,12 @@ pub fn wrap<T: Serialize>(version: u32, value: &T) -> Result<String, serde_json:
 /// Reads a stored text back into a value: as is at the spec's version,
 /// through its upgrade at an older one.
 pub fn read<T: DeserializeOwned>(text: &str, spec: &Spec<T>) -> Result<T, Unreadable> {
-    let wrapper: WrapperIn = serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
+    let wrapper: WrapperIn =
+        serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
     match wrapper.version.cmp(&spec.version) {
-        std::cmp::Ordering::Equal => serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string())),
+        std::cmp::Ordering::Equal => {
+            serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string()))
+        }
         std::cmp::Ordering::Greater => Err(Unreadable::Newer(wrapper.version)),
         std::cmp::Ordering::Less => match &spec.upgrade {
             Some(upgrade) => upgrade(wrapper.version, wrapper.value).map_err(Unreadable::Damaged),
@@ -710,7 +817,10 @@ where
         };
         stored.value.set(initial);
         let this = stored.clone();
-        store.listen(key, Arc::new(move |text: Option<String>| this.absorb(text.as_deref())));
+        store.listen(
+            key,
+            Arc::new(move |text: Option<String>| this.absorb(text.as_deref())),
+        );
         stored
     }
 
@@ -746,7 +856,8 @@ where
     /// Stops writing this value, and says why.
     fn hold(&self, why: String) {
         self.held.store(true, Ordering::SeqCst);
-        self.store.notify_about(&self.key(), NoticeKind::Warning, why);
+        self.store
+            .notify_about(&self.key(), NoticeKind::Warning, why);
     }
 
     /// Writes again after a hold, when the key no longer holds anything
@@ -756,7 +867,10 @@ where
             self.store.notify_about(
                 &self.key(),
                 NoticeKind::Info,
-                format!("Your {} can be read here again, and is saved again from this page.", self.spec.label),
+                format!(
+                    "Your {} can be read here again, and is saved again from this page.",
+                    self.spec.label
+                ),
             );
         }
     }
@@ -771,7 +885,10 @@ where
         let text = self
             .value
             .with_untracked(|v| wrap(self.spec.version, v))
-            .map_err(|e| StorageError::Write { key: key.clone(), reason: e.to_string() })?;
+            .map_err(|e| StorageError::Write {
+                key: key.clone(),
+                reason: e.to_string(),
+            })?;
         match self.store.backend.set(&key, &text) {
             Ok(()) => {
                 // Storage takes writes again: "not taking changes" is over.
@@ -786,8 +903,15 @@ where
                 Ok(())
             }
             Err(e) => {
-                let n = self.failures.fetch_add(1, Ordering::SeqCst).saturating_add(1);
-                let again = if n == 1 { String::new() } else { format!(", again ({n} saves in a row)") };
+                let n = self
+                    .failures
+                    .fetch_add(1, Ordering::SeqCst)
+                    .saturating_add(1);
+                let again = if n == 1 {
+                    String::new()
+                } else {
+                    format!(", again ({n} saves in a row)")
+                };
                 let free = if self.store.set_aside.with_untracked(Vec::is_empty) {
                     ""
                 } else {
@@ -883,7 +1007,8 @@ where
 /// The app's store from context, or a store in memory when there is none
 /// (a component mounted on its own in a test).
 pub fn store_from_context() -> Store {
-    use_context::<Store>().unwrap_or_else(|| Store::with_backend(Arc::new(MemoryBackend::default())))
+    use_context::<Store>()
+        .unwrap_or_else(|| Store::with_backend(Arc::new(MemoryBackend::default())))
 }
 
 /// The stored values the parts have opened, kept on the app's root owner
@@ -926,7 +1051,10 @@ where
         })
     });
     let mut values = opened.0.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(found) = values.get(&spec.name).and_then(|v| v.downcast_ref::<Stored<T>>()) {
+    if let Some(found) = values
+        .get(&spec.name)
+        .and_then(|v| v.downcast_ref::<Stored<T>>())
+    {
         return found.clone();
     }
     let name = spec.name.clone();
@@ -958,21 +1086,40 @@ mod tests {
 
     #[test]
     fn unreadable_text_is_named() {
-        assert!(matches!(read("{not json", &spec(1)), Err(Unreadable::Damaged(_))));
-        assert!(matches!(read("{\"version\":1,\"value\":\"x\"}", &spec(1)), Err(Unreadable::Damaged(_))));
-        assert_eq!(read("{\"version\":7,\"value\":[]}", &spec(1)), Err(Unreadable::Newer(7)));
-        assert_eq!(read("{\"version\":1,\"value\":[]}", &spec(2)), Err(Unreadable::UnknownVersion(1)));
+        assert!(matches!(
+            read("{not json", &spec(1)),
+            Err(Unreadable::Damaged(_))
+        ));
+        assert!(matches!(
+            read("{\"version\":1,\"value\":\"x\"}", &spec(1)),
+            Err(Unreadable::Damaged(_))
+        ));
+        assert_eq!(
+            read("{\"version\":7,\"value\":[]}", &spec(1)),
+            Err(Unreadable::Newer(7))
+        );
+        assert_eq!(
+            read("{\"version\":1,\"value\":[]}", &spec(2)),
+            Err(Unreadable::UnknownVersion(1))
+        );
     }
 
     #[test]
     fn older_versions_go_through_the_upgrade() {
-        let upgrade: Upgrade<Vec<u8>> = Arc::new(|version, value| match (version, value.as_u64()) {
-            (1, Some(n)) => Ok(vec![0; n as usize]),
-            _ => Err("not a count".into()),
-        });
+        let upgrade: Upgrade<Vec<u8>> =
+            Arc::new(|version, value| match (version, value.as_u64()) {
+                (1, Some(n)) => Ok(vec![0; n as usize]),
+                _ => Err("not a count".into()),
+            });
         let spec = spec(2).upgraded(upgrade);
-        assert_eq!(read("{\"version\":1,\"value\":3}", &spec), Ok(vec![0, 0, 0]));
-        assert_eq!(read("{\"version\":1,\"value\":\"x\"}", &spec), Err(Unreadable::Damaged("not a count".into())));
+        assert_eq!(
+            read("{\"version\":1,\"value\":3}", &spec),
+            Ok(vec![0, 0, 0])
+        );
+        assert_eq!(
+            read("{\"version\":1,\"value\":\"x\"}", &spec),
+            Err(Unreadable::Damaged("not a count".into()))
+        );
         assert_eq!(read("{\"version\":2,\"value\":[5]}", &spec), Ok(vec![5]));
     }
 

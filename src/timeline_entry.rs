@@ -36,11 +36,23 @@ pub enum Entry {
 
 impl Entry {
     /// Every box, in the order the lesson shows them.
-    pub const ALL: [Entry; 6] =
-        [Entry::Arrival, Entry::Admitted, Entry::PrefillEnd, Entry::FirstToken, Entry::LastToken, Entry::BrowserFirstText];
+    pub const ALL: [Entry; 6] = [
+        Entry::Arrival,
+        Entry::Admitted,
+        Entry::PrefillEnd,
+        Entry::FirstToken,
+        Entry::LastToken,
+        Entry::BrowserFirstText,
+    ];
 
     /// The five server events, in time order.
-    pub const SERVER: [Entry; 5] = [Entry::Arrival, Entry::Admitted, Entry::PrefillEnd, Entry::FirstToken, Entry::LastToken];
+    pub const SERVER: [Entry; 5] = [
+        Entry::Arrival,
+        Entry::Admitted,
+        Entry::PrefillEnd,
+        Entry::FirstToken,
+        Entry::LastToken,
+    ];
 
     /// The box's label.
     pub fn label(self) -> &'static str {
@@ -85,7 +97,9 @@ impl Entry {
             Field::Admitted | Field::QueueWait => Entry::Admitted,
             Field::PrefillEnd | Field::Prefill => Entry::PrefillEnd,
             Field::FirstToken | Field::Emit | Field::Ttft => Entry::FirstToken,
-            Field::LastToken | Field::Decode | Field::PromptTokens | Field::OutputTokens => Entry::LastToken,
+            Field::LastToken | Field::Decode | Field::PromptTokens | Field::OutputTokens => {
+                Entry::LastToken
+            }
         }
     }
 }
@@ -105,7 +119,10 @@ pub enum EntryError {
     /// The core refused the timings, for a reason it names.
     Timing(TimingError),
     /// The browser's duration is shorter than the server's TTFT.
-    BrowserBeforeServer { browser: Micros, server_ttft: Micros },
+    BrowserBeforeServer {
+        browser: Micros,
+        server_ttft: Micros,
+    },
 }
 
 impl fmt::Display for EntryError {
@@ -150,15 +167,27 @@ pub struct Evaluation {
 impl Evaluation {
     /// The problem with one box, if any.
     pub fn error_for(&self, entry: Entry) -> Option<&EntryError> {
-        self.errors.iter().find(|(e, _)| *e == entry).map(|(_, err)| err)
+        self.errors
+            .iter()
+            .find(|(e, _)| *e == entry)
+            .map(|(_, err)| err)
     }
 }
 
 impl Entries {
     /// The lesson's own values.
     pub fn from_timeline(wt: &WorkedTimeline) -> Entries {
-        let ms = [wt.arrival_ms, wt.admitted_ms, wt.prefill_end_ms, wt.first_token_ms, wt.last_token_ms, wt.browser_first_text_ms];
-        Entries { texts: ms.map(|v| v.to_string()) }
+        let ms = [
+            wt.arrival_ms,
+            wt.admitted_ms,
+            wt.prefill_end_ms,
+            wt.first_token_ms,
+            wt.last_token_ms,
+            wt.browser_first_text_ms,
+        ];
+        Entries {
+            texts: ms.map(|v| v.to_string()),
+        }
     }
 
     /// The text in a box.
@@ -194,7 +223,9 @@ impl Entries {
             first_token: times[3],
             last_token: times[4],
         });
-        let server_ok = Entry::SERVER.iter().all(|e| !errors.iter().any(|(bad, _)| bad == e));
+        let server_ok = Entry::SERVER
+            .iter()
+            .all(|e| !errors.iter().any(|(bad, _)| bad == e));
         let split = if server_ok {
             match split_request(&trace) {
                 Ok(split) => Some(split),
@@ -207,41 +238,72 @@ impl Entries {
             None
         };
         if reading_ok && times[4].is_none() && split.is_some() {
-            errors.push((Entry::LastToken, EntryError::Empty { needed_for: "the output rate and end-to-end latency" }));
+            errors.push((
+                Entry::LastToken,
+                EntryError::Empty {
+                    needed_for: "the output rate and end-to-end latency",
+                },
+            ));
         }
         let browser_first_text = times[5];
         if reading_ok && browser_first_text.is_none() {
-            errors.push((Entry::BrowserFirstText, EntryError::Empty { needed_for: "the gap the server cannot see" }));
+            errors.push((
+                Entry::BrowserFirstText,
+                EntryError::Empty {
+                    needed_for: "the gap the server cannot see",
+                },
+            ));
         }
         let mut unseen = None;
         if let (Some(split), Some(browser)) = (&split, browser_first_text) {
             let gap = unseen_by_server(split.ttft(), browser);
             if gap.is_negative() {
-                errors.push((Entry::BrowserFirstText, EntryError::BrowserBeforeServer { browser, server_ttft: split.ttft() }));
+                errors.push((
+                    Entry::BrowserFirstText,
+                    EntryError::BrowserBeforeServer {
+                        browser,
+                        server_ttft: split.ttft(),
+                    },
+                ));
             } else {
                 unseen = Some(gap);
             }
         }
         errors.sort_by_key(|(entry, _)| entry.index());
-        Evaluation { errors, split, browser_first_text, unseen_by_server: unseen }
+        Evaluation {
+            errors,
+            split,
+            browser_first_text,
+            unseen_by_server: unseen,
+        }
     }
 }
 
 /// Reads a box: empty is `None`; digits with an optional decimal part and
 /// thousands commas are milliseconds.
 fn read_ms(text: &str) -> Result<Option<Micros>, EntryError> {
-    let cleaned: String = text.trim().chars().filter(|c| *c != ',' && *c != '_' && !c.is_whitespace()).collect();
+    let cleaned: String = text
+        .trim()
+        .chars()
+        .filter(|c| *c != ',' && *c != '_' && !c.is_whitespace())
+        .collect();
     let cleaned = cleaned.strip_suffix("ms").unwrap_or(&cleaned).trim();
     if cleaned.is_empty() {
         return Ok(None);
     }
-    let well_formed = cleaned.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+    let well_formed = cleaned
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
         && cleaned.chars().filter(|c| *c == '.').count() <= 1
         && !cleaned.chars().skip(1).any(|c| c == '-')
         && cleaned.chars().any(|c| c.is_ascii_digit());
     let value: f64 = match cleaned.parse() {
         Ok(v) if well_formed => v,
-        _ => return Err(EntryError::NotANumber { text: text.trim().chars().take(40).collect() }),
+        _ => {
+            return Err(EntryError::NotANumber {
+                text: text.trim().chars().take(40).collect(),
+            })
+        }
     };
     if value < 0.0 {
         return Err(EntryError::Negative);
@@ -259,23 +321,39 @@ mod tests {
     /// The worked timeline exactly as the page embeds it, so these tests
     /// follow the lesson's own data rather than a copy of it.
     fn lesson() -> WorkedTimeline {
-        crate::course::load().expect("the embedded course loads").worked_timeline
+        crate::course::load()
+            .expect("the embedded course loads")
+            .worked_timeline
     }
 
-    fn check(changes: &[(Entry, &str)], expected_errors: &[(Entry, &str)], expected_ttft_ms: Option<i64>) {
+    fn check(
+        changes: &[(Entry, &str)],
+        expected_errors: &[(Entry, &str)],
+        expected_ttft_ms: Option<i64>,
+    ) {
         let wt = lesson();
         let mut entries = Entries::from_timeline(&wt);
         for (entry, text) in changes {
             entries.set(*entry, (*text).to_owned());
         }
         let eval = entries.evaluate(&wt);
-        let errors: Vec<(Entry, String)> = eval.errors.iter().map(|(e, err)| (*e, err.to_string())).collect();
+        let errors: Vec<(Entry, String)> = eval
+            .errors
+            .iter()
+            .map(|(e, err)| (*e, err.to_string()))
+            .collect();
         assert_eq!(errors.len(), expected_errors.len(), "{errors:?}");
         for ((entry, text), (want_entry, want_part)) in errors.iter().zip(expected_errors) {
             assert_eq!(entry, want_entry, "{text}");
-            assert!(text.contains(want_part), "{text:?} should contain {want_part:?}");
+            assert!(
+                text.contains(want_part),
+                "{text:?} should contain {want_part:?}"
+            );
         }
-        assert_eq!(eval.split.map(|s| s.ttft()), expected_ttft_ms.map(Micros::from_ms));
+        assert_eq!(
+            eval.split.map(|s| s.ttft()),
+            expected_ttft_ms.map(Micros::from_ms)
+        );
     }
 
     #[test]
@@ -284,7 +362,11 @@ mod tests {
         let eval = Entries::from_timeline(&lesson()).evaluate(&lesson());
         assert_eq!(eval.unseen_by_server, Some(Micros::from_ms(90)));
         check(&[(Entry::LastToken, " 12,360 ")], &[], Some(360));
-        check(&[(Entry::Admitted, "é")], &[(Entry::Admitted, "is not a number")], None);
+        check(
+            &[(Entry::Admitted, "é")],
+            &[(Entry::Admitted, "is not a number")],
+            None,
+        );
         check(&[(Entry::Admitted, "40.5 ms")], &[], Some(360));
     }
 
@@ -292,19 +374,72 @@ mod tests {
     fn errors_go_next_to_their_box() {
         check(
             &[(Entry::PrefillEnd, "30")],
-            &[(Entry::PrefillEnd, "end of prefill at 30 ms comes before admission at 40 ms")],
+            &[(
+                Entry::PrefillEnd,
+                "end of prefill at 30 ms comes before admission at 40 ms",
+            )],
             None,
         );
-        check(&[(Entry::Admitted, "abc")], &[(Entry::Admitted, "is not a number")], None);
-        check(&[(Entry::Admitted, "-5")], &[(Entry::Admitted, "cannot be negative")], None);
-        check(&[(Entry::Admitted, "4-0")], &[(Entry::Admitted, "is not a number")], None);
-        check(&[(Entry::Admitted, "")], &[(Entry::Admitted, "admission time is missing")], None);
-        check(&[(Entry::LastToken, "")], &[(Entry::LastToken, "output rate")], Some(360));
-        check(&[(Entry::BrowserFirstText, "300")], &[(Entry::BrowserFirstText, "shorter than the server")], Some(360));
-        check(&[(Entry::BrowserFirstText, "")], &[(Entry::BrowserFirstText, "cannot be worked out")], Some(360));
-        check(&[(Entry::Arrival, "1e300")], &[(Entry::Arrival, "not a number")], None);
-        check(&[(Entry::Arrival, "99999999999999999999")], &[(Entry::Arrival, "too large")], None);
-        check(&[(Entry::LastToken, "200")], &[(Entry::LastToken, "last token at 200 ms comes before first token")], None);
-        check(&[(Entry::LastToken, "-"), (Entry::Arrival, ".")], &[(Entry::Arrival, "not a number"), (Entry::LastToken, "not a number")], None);
+        check(
+            &[(Entry::Admitted, "abc")],
+            &[(Entry::Admitted, "is not a number")],
+            None,
+        );
+        check(
+            &[(Entry::Admitted, "-5")],
+            &[(Entry::Admitted, "cannot be negative")],
+            None,
+        );
+        check(
+            &[(Entry::Admitted, "4-0")],
+            &[(Entry::Admitted, "is not a number")],
+            None,
+        );
+        check(
+            &[(Entry::Admitted, "")],
+            &[(Entry::Admitted, "admission time is missing")],
+            None,
+        );
+        check(
+            &[(Entry::LastToken, "")],
+            &[(Entry::LastToken, "output rate")],
+            Some(360),
+        );
+        check(
+            &[(Entry::BrowserFirstText, "300")],
+            &[(Entry::BrowserFirstText, "shorter than the server")],
+            Some(360),
+        );
+        check(
+            &[(Entry::BrowserFirstText, "")],
+            &[(Entry::BrowserFirstText, "cannot be worked out")],
+            Some(360),
+        );
+        check(
+            &[(Entry::Arrival, "1e300")],
+            &[(Entry::Arrival, "not a number")],
+            None,
+        );
+        check(
+            &[(Entry::Arrival, "99999999999999999999")],
+            &[(Entry::Arrival, "too large")],
+            None,
+        );
+        check(
+            &[(Entry::LastToken, "200")],
+            &[(
+                Entry::LastToken,
+                "last token at 200 ms comes before first token",
+            )],
+            None,
+        );
+        check(
+            &[(Entry::LastToken, "-"), (Entry::Arrival, ".")],
+            &[
+                (Entry::Arrival, "not a number"),
+                (Entry::LastToken, "not a number"),
+            ],
+            None,
+        );
     }
 }

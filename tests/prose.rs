@@ -19,7 +19,14 @@ fn check(href: &str, expected: Option<&str>) {
 
 #[wasm_bindgen_test]
 fn relative_links_stay_on_the_page_origin() {
-    for same in ["?part=choice", "#split", "notes/week3.html", "/other/page", "../up.html", "./x:y"] {
+    for same in [
+        "?part=choice",
+        "#split",
+        "notes/week3.html",
+        "/other/page",
+        "../up.html",
+        "./x:y",
+    ] {
         check(same, Some(same));
     }
     // Browsers read a backslash as a slash: these leave the site.
@@ -30,7 +37,10 @@ fn relative_links_stay_on_the_page_origin() {
 
 #[wasm_bindgen_test]
 fn absolute_links_must_be_web_addresses() {
-    check("https://docs.vllm.ai/en/latest/", Some("https://docs.vllm.ai/en/latest/"));
+    check(
+        "https://docs.vllm.ai/en/latest/",
+        Some("https://docs.vllm.ai/en/latest/"),
+    );
     check("http://example.org", Some("http://example.org"));
     check("javascript:alert(1)", None);
     check("data:text/html,hi", None);

@@ -14,10 +14,13 @@
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use ttft_lab::learner_state::checklist::Checklist;
 use ttft_core::exercises::trace_exercise::{LearnerAnswer, ShareEntry};
 use ttft_lab::learner_state;
-use ttft_lab::storage::{key_for, wrap, Backend, BrowserBackend, MemoryBackend, NoticeKind, Spec, Store, StorageError, Stored};
+use ttft_lab::learner_state::checklist::Checklist;
+use ttft_lab::storage::{
+    key_for, wrap, Backend, BrowserBackend, MemoryBackend, NoticeKind, Spec, StorageError, Store,
+    Stored,
+};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -28,16 +31,24 @@ struct Refusing;
 
 impl Backend for Refusing {
     fn get(&self, _: &str) -> Result<Option<String>, StorageError> {
-        Err(StorageError::Unavailable { reason: "SecurityError: access denied".into() })
+        Err(StorageError::Unavailable {
+            reason: "SecurityError: access denied".into(),
+        })
     }
     fn set(&self, _: &str, _: &str) -> Result<(), StorageError> {
-        Err(StorageError::Unavailable { reason: "SecurityError: access denied".into() })
+        Err(StorageError::Unavailable {
+            reason: "SecurityError: access denied".into(),
+        })
     }
     fn remove(&self, _: &str) -> Result<(), StorageError> {
-        Err(StorageError::Unavailable { reason: "SecurityError: access denied".into() })
+        Err(StorageError::Unavailable {
+            reason: "SecurityError: access denied".into(),
+        })
     }
     fn keys(&self) -> Result<Vec<String>, StorageError> {
-        Err(StorageError::Unavailable { reason: "SecurityError: access denied".into() })
+        Err(StorageError::Unavailable {
+            reason: "SecurityError: access denied".into(),
+        })
     }
 }
 
@@ -54,7 +65,10 @@ impl Backend for Quota {
     }
     fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
         if self.full.load(Ordering::SeqCst) {
-            return Err(StorageError::Write { key: key.into(), reason: "QuotaExceededError".into() });
+            return Err(StorageError::Write {
+                key: key.into(),
+                reason: "QuotaExceededError".into(),
+            });
         }
         self.inner.set(key, value)
     }
@@ -67,15 +81,26 @@ impl Backend for Quota {
 }
 
 fn notices(store: &Store) -> Vec<(NoticeKind, String)> {
-    store.notices().get_untracked().into_iter().map(|n| (n.kind, n.text)).collect()
+    store
+        .notices()
+        .get_untracked()
+        .into_iter()
+        .map(|n| (n.kind, n.text))
+        .collect()
 }
 
 /// The texts of the copies set aside from `key`, oldest first.
 fn copies_of(backend: &dyn Backend, key: &str) -> Vec<String> {
-    let mut keys: Vec<String> =
-        backend.keys().unwrap_or_default().into_iter().filter(|k| k.starts_with(&format!("{key}/set-aside/"))).collect();
+    let mut keys: Vec<String> = backend
+        .keys()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|k| k.starts_with(&format!("{key}/set-aside/")))
+        .collect();
     keys.sort();
-    keys.iter().filter_map(|k| backend.get(k).ok().flatten()).collect()
+    keys.iter()
+        .filter_map(|k| backend.get(k).ok().flatten())
+        .collect()
 }
 
 fn ticked(items: &[(&str, i64)]) -> Checklist {
@@ -93,18 +118,32 @@ fn unavailable_storage_runs_in_memory_and_says_so_once() {
     let said = notices(&store);
     assert_eq!(said.len(), 1, "{said:?}");
     assert_eq!(said[0].0, NoticeKind::Warning);
-    assert!(said[0].1.contains("not letting the page save"), "{}", said[0].1);
+    assert!(
+        said[0].1.contains("not letting the page save"),
+        "{}",
+        said[0].1
+    );
     assert!(said[0].1.contains("SecurityError"), "{}", said[0].1);
 
     let checklist = Stored::open(&store, learner_state::checklist());
     assert_eq!(checklist.update(|c| c.mark("split", true, 1)), Ok(()));
-    assert!(checklist.get().is_done("split"), "the tick lives on in memory");
-    assert_eq!(notices(&store).len(), 1, "working in memory is said once, not on every change");
+    assert!(
+        checklist.get().is_done("split"),
+        "the tick lives on in memory"
+    );
+    assert_eq!(
+        notices(&store).len(),
+        1,
+        "working in memory is said once, not on every change"
+    );
 }
 
 #[wasm_bindgen_test]
 fn damaged_data_is_set_aside_and_the_value_starts_clean() {
-    for (name, text) in [("checklist", "{\"version\":1,\"value\":{\"items\":"), ("answers", "{\"version\":9,\"value\":{}}")] {
+    for (name, text) in [
+        ("checklist", "{\"version\":1,\"value\":{\"items\":"),
+        ("answers", "{\"version\":9,\"value\":{}}"),
+    ] {
         let memory = Arc::new(MemoryBackend::default());
         memory.set(&key_for(name), text).unwrap_or_default();
         let store = Store::open(memory.clone());
@@ -112,13 +151,28 @@ fn damaged_data_is_set_aside_and_the_value_starts_clean() {
 
         assert_eq!(stored.get(), Checklist::default(), "{name} starts clean");
         let keys = memory.keys().unwrap_or_default();
-        let aside: Vec<&String> = keys.iter().filter(|k| k.starts_with(&format!("ttft-lab/v1/{name}/set-aside/"))).collect();
+        let aside: Vec<&String> = keys
+            .iter()
+            .filter(|k| k.starts_with(&format!("ttft-lab/v1/{name}/set-aside/")))
+            .collect();
         assert_eq!(aside.len(), 1, "{keys:?}");
-        assert_eq!(memory.get(aside[0]), Ok(Some(text.to_owned())), "the copy is the damaged text, byte for byte");
-        assert_eq!(memory.get(&key_for(name)), Ok(None), "the damaged value is not read again");
+        assert_eq!(
+            memory.get(aside[0]),
+            Ok(Some(text.to_owned())),
+            "the copy is the damaged text, byte for byte"
+        );
+        assert_eq!(
+            memory.get(&key_for(name)),
+            Ok(None),
+            "the damaged value is not read again"
+        );
         let said = notices(&store);
         assert_eq!(said.len(), 1, "{said:?}");
-        assert!(said[0].1.contains("could not be read") && said[0].1.contains(aside[0].as_str()), "{}", said[0].1);
+        assert!(
+            said[0].1.contains("could not be read") && said[0].1.contains(aside[0].as_str()),
+            "{}",
+            said[0].1
+        );
     }
 }
 
@@ -134,13 +188,27 @@ fn a_failed_write_is_reported_and_the_stored_value_stays() {
 
     quota.full.store(true, Ordering::SeqCst);
     let result = checklist.update(|c| c.mark("clocks", true, 20));
-    assert!(matches!(result, Err(StorageError::Write { .. })), "{result:?}");
-    assert_eq!(quota.get(&checklist.key()), before, "what was stored before is intact");
-    assert!(checklist.get().is_done("clocks"), "the change stays on the page");
+    assert!(
+        matches!(result, Err(StorageError::Write { .. })),
+        "{result:?}"
+    );
+    assert_eq!(
+        quota.get(&checklist.key()),
+        before,
+        "what was stored before is intact"
+    );
+    assert!(
+        checklist.get().is_done("clocks"),
+        "the change stays on the page"
+    );
     let said = notices(&store);
     assert_eq!(said.len(), 1, "{said:?}");
     assert_eq!(said[0].0, NoticeKind::Error);
-    assert!(said[0].1.contains("Could not save") && said[0].1.contains("unchanged"), "{}", said[0].1);
+    assert!(
+        said[0].1.contains("Could not save") && said[0].1.contains("unchanged"),
+        "{}",
+        said[0].1
+    );
 
     let _ = checklist.update(|c| c.mark("memory", true, 30));
     assert_eq!(notices(&store).len(), 1, "the same failure is said once");
@@ -151,13 +219,19 @@ fn the_real_local_storage_reports_a_full_quota_and_keeps_the_old_value() {
     let store = Store::open(Arc::new(BrowserBackend));
     assert!(store.keeps(), "headless Chromium has localStorage");
     let name = "test/quota";
-    let answer: Stored<String> = Stored::open(&store, Spec::new(name, "answer", 1, |mine: &String, _| mine.clone()));
+    let answer: Stored<String> = Stored::open(
+        &store,
+        Spec::new(name, "answer", 1, |mine: &String, _| mine.clone()),
+    );
     assert_eq!(answer.set("a short answer".into()), Ok(()));
     let before = BrowserBackend.get(&answer.key());
 
     // Far beyond the 5 MiB per-origin quota of Chromium's localStorage.
     let result = answer.set("x".repeat(12 * 1024 * 1024));
-    assert!(matches!(&result, Err(StorageError::Write { reason, .. }) if reason.contains("Quota")), "{result:?}");
+    assert!(
+        matches!(&result, Err(StorageError::Write { reason, .. }) if reason.contains("Quota")),
+        "{result:?}"
+    );
     assert_eq!(BrowserBackend.get(&answer.key()), before);
     let _ = BrowserBackend.remove(&answer.key());
 }
@@ -186,11 +260,18 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     assert_eq!(list1.get(), both);
     assert_eq!(list2.get(), both);
     let stored = shared.get(&key).unwrap_or_default().unwrap_or_default();
-    assert_eq!(stored, wrap(1, &both).unwrap_or_default(), "storage ends with both ticks");
+    assert_eq!(
+        stored,
+        wrap(1, &both).unwrap_or_default(),
+        "storage ends with both ticks"
+    );
 
     // A later untick in one tab wins over the older tick in the other
     // (made now: an untick older than the merge horizon is pruned).
-    assert_eq!(list1.update(|c| c.mark("split", false, ttft_lab::storage::now_ms())), Ok(()));
+    assert_eq!(
+        list1.update(|c| c.mark("split", false, ttft_lab::storage::now_ms())),
+        Ok(())
+    );
     tab2.receive(&key, shared.get(&key).unwrap_or_default());
     assert!(!list2.get().is_done("split"));
     assert!(list2.get().is_done("clocks"));
@@ -200,8 +281,16 @@ fn two_tabs_changing_the_checklist_keep_both_changes() {
     shared.set(&key, "{nonsense").unwrap_or_default();
     tab2.receive(&key, Some("{nonsense".into()));
     assert!(list2.get().is_done("clocks"));
-    assert_eq!(copies_of(&*shared, &key), ["{nonsense"], "the damaged text is kept, byte for byte");
-    assert_eq!(shared.get(&key), Ok(wrap(1, &list2.get()).ok()), "this tab's value is stored in its place");
+    assert_eq!(
+        copies_of(&*shared, &key),
+        ["{nonsense"],
+        "the damaged text is kept, byte for byte"
+    );
+    assert_eq!(
+        shared.get(&key),
+        Ok(wrap(1, &list2.get()).ok()),
+        "this tab's value is stored in its place"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -228,7 +317,9 @@ fn a_value_whose_part_was_left_stops_listening_without_breaking_the_page() {
 
 #[wasm_bindgen_test]
 fn trace_answers_stored_by_position_are_kept_under_their_request_ids() {
-    let Ok(course) = ttft_lab::course::load() else { panic!("the embedded course loads") };
+    let Ok(course) = ttft_lab::course::load() else {
+        panic!("the embedded course loads")
+    };
     let mut exercise = course.trace_exercise.clone();
     let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
     assert!(ids.len() >= 3, "{ids:?}");
@@ -247,28 +338,62 @@ fn trace_answers_stored_by_position_are_kept_under_their_request_ids() {
 
     let w = work.get();
     assert_eq!(w.attempts, 2);
-    assert_eq!(w.answer(&ids[1]).share_percent, Some(ShareEntry::Text("96.9".into())));
-    assert_eq!(w.answer(&ids[2]).share_percent, Some(ShareEntry::Text("60.6".into())));
+    assert_eq!(
+        w.answer(&ids[1]).share_percent,
+        Some(ShareEntry::Text("96.9".into()))
+    );
+    assert_eq!(
+        w.answer(&ids[2]).share_percent,
+        Some(ShareEntry::Text("60.6".into()))
+    );
     assert_eq!(w.answer(&ids[0]), LearnerAnswer::default());
-    assert_eq!(memory.get(&key), Ok(Some(old.clone())), "reading alone writes nothing");
-    assert!(notices(&store).is_empty(), "an upgrade is not a problem: {:?}", notices(&store));
-    assert!(memory.keys().unwrap_or_default().iter().all(|k| !k.contains("set-aside")), "nothing is set aside");
+    assert_eq!(
+        memory.get(&key),
+        Ok(Some(old.clone())),
+        "reading alone writes nothing"
+    );
+    assert!(
+        notices(&store).is_empty(),
+        "an upgrade is not a problem: {:?}",
+        notices(&store)
+    );
+    assert!(
+        memory
+            .keys()
+            .unwrap_or_default()
+            .iter()
+            .all(|k| !k.contains("set-aside")),
+        "nothing is set aside"
+    );
 
     // The next save writes format 2, keyed by request id.
     assert_eq!(work.update(|w| w.set_revealed(true, 10)), Ok(()));
     let saved = memory.get(&key).unwrap_or_default().unwrap_or_default();
     let json: serde_json::Value = serde_json::from_str(&saved).unwrap_or_default();
     assert_eq!(json["version"], 2, "{saved}");
-    assert_eq!(json["value"]["answers"][&ids[1]]["share_percent"], "96.9", "{saved}");
-    assert_eq!(json["value"]["checked"][&ids[2]]["share_percent"], "60.6", "{saved}");
+    assert_eq!(
+        json["value"]["answers"][&ids[1]]["share_percent"], "96.9",
+        "{saved}"
+    );
+    assert_eq!(
+        json["value"]["checked"][&ids[2]]["share_percent"], "60.6",
+        "{saved}"
+    );
 
     // Content that reorders its rows still finds each answer on its request.
     exercise.requests.reverse();
     let tab = Store::open(memory.clone());
     let reordered = Stored::open(&tab, learner_state::trace_work(&exercise));
-    let shown = reordered.get().answers_in_order(exercise.requests.iter().map(|r| r.id.as_str()));
-    let by_id: Vec<(String, LearnerAnswer)> =
-        exercise.requests.iter().map(|r| r.id.clone()).zip(shown).filter(|(_, a)| *a != LearnerAnswer::default()).collect();
+    let shown = reordered
+        .get()
+        .answers_in_order(exercise.requests.iter().map(|r| r.id.as_str()));
+    let by_id: Vec<(String, LearnerAnswer)> = exercise
+        .requests
+        .iter()
+        .map(|r| r.id.clone())
+        .zip(shown)
+        .filter(|(_, a)| *a != LearnerAnswer::default())
+        .collect();
     assert_eq!(by_id.len(), 2);
     for (id, answer) in by_id {
         assert_eq!(answer, w.answer(&id), "{id} keeps its own answer");
@@ -278,7 +403,12 @@ fn trace_answers_stored_by_position_are_kept_under_their_request_ids() {
 /// The notices' kinds and texts, and their ids (a new id is a new
 /// announcement in the live region).
 fn notices_with_ids(store: &Store) -> Vec<(u64, NoticeKind, String)> {
-    store.notices().get_untracked().into_iter().map(|n| (n.id, n.kind, n.text)).collect()
+    store
+        .notices()
+        .get_untracked()
+        .into_iter()
+        .map(|n| (n.id, n.kind, n.text))
+        .collect()
 }
 
 #[wasm_bindgen_test]
@@ -296,13 +426,27 @@ fn another_tab_on_a_newer_version_is_never_written_over() {
 
     let result = list.update(|c| c.mark("clocks", true, 200));
     assert_eq!(result, Err(StorageError::Held { key: key.clone() }));
-    assert_eq!(shared.get(&key), Ok(Some(newer.to_owned())), "the newer tab's value stays as it is");
-    assert!(copies_of(&*shared, &key).is_empty(), "nothing to set aside: it is not replaced");
-    assert!(list.get().is_done("clocks"), "the change stays on this page");
+    assert_eq!(
+        shared.get(&key),
+        Ok(Some(newer.to_owned())),
+        "the newer tab's value stays as it is"
+    );
+    assert!(
+        copies_of(&*shared, &key).is_empty(),
+        "nothing to set aside: it is not replaced"
+    );
+    assert!(
+        list.get().is_done("clocks"),
+        "the change stays on this page"
+    );
     let said = notices(&tab);
     assert_eq!(said.len(), 1, "{said:?}");
     assert_eq!(said[0].0, NoticeKind::Warning);
-    assert!(said[0].1.contains("newer version") && said[0].1.contains("reload"), "{}", said[0].1);
+    assert!(
+        said[0].1.contains("newer version") && said[0].1.contains("reload"),
+        "{}",
+        said[0].1
+    );
 
     // The same tab later finds a value it can read (the newer tab's was
     // removed): it merges and saves again, and says so.
@@ -343,9 +487,17 @@ fn damaged_data_that_cannot_be_set_aside_is_not_written_over() {
     assert_eq!(list.get(), Checklist::default());
     let result = list.update(|c| c.mark("split", true, 100));
     assert_eq!(result, Err(StorageError::Held { key: key.clone() }));
-    assert_eq!(quota.get(&key), Ok(Some("{damaged".to_owned())), "the only copy is still there");
+    assert_eq!(
+        quota.get(&key),
+        Ok(Some("{damaged".to_owned())),
+        "the only copy is still there"
+    );
     let said = notices(&store);
-    assert!(said.iter().any(|(_, t)| t.contains("could not be set aside") && t.contains("will not save")), "{said:?}");
+    assert!(
+        said.iter()
+            .any(|(_, t)| t.contains("could not be set aside") && t.contains("will not save")),
+        "{said:?}"
+    );
 
     // Another tab's damaged write, with no room for a copy, is not replaced either.
     let shared = Arc::new(Quota::default());
@@ -356,7 +508,10 @@ fn damaged_data_that_cannot_be_set_aside_is_not_written_over() {
     shared.full.store(true, Ordering::SeqCst);
     tab.receive(&key, Some("{theirs".into()));
     assert_eq!(shared.get(&key), Ok(Some("{theirs".to_owned())));
-    assert_eq!(list.update(|c| c.mark("clocks", true, 200)), Err(StorageError::Held { key: key.clone() }));
+    assert_eq!(
+        list.update(|c| c.mark("clocks", true, 200)),
+        Err(StorageError::Held { key: key.clone() })
+    );
     assert_eq!(shared.get(&key), Ok(Some("{theirs".to_owned())));
 }
 
@@ -365,8 +520,12 @@ fn full_storage_still_shows_what_is_saved_and_reports_every_failed_save() {
     let quota = Arc::new(Quota::default());
     let saved = ticked(&[("split", 100)]);
     let key = key_for("checklist");
-    quota.set(&key, &wrap(1, &saved).unwrap_or_default()).unwrap_or_default();
-    quota.set(&format!("{key}/set-aside/5"), "{old damaged copy").unwrap_or_default();
+    quota
+        .set(&key, &wrap(1, &saved).unwrap_or_default())
+        .unwrap_or_default();
+    quota
+        .set(&format!("{key}/set-aside/5"), "{old damaged copy")
+        .unwrap_or_default();
     quota.full.store(true, Ordering::SeqCst);
 
     let store = Store::open(quota.clone());
@@ -376,8 +535,16 @@ fn full_storage_still_shows_what_is_saved_and_reports_every_failed_save() {
     let said = notices(&store);
     assert_eq!(said.len(), 1, "{said:?}");
     assert_eq!(said[0].0, NoticeKind::Error);
-    assert!(said[0].1.contains("storage is full") && said[0].1.contains("set-aside"), "{}", said[0].1);
-    assert_eq!(store.set_aside_copies().get_untracked().len(), 1, "the copy that could be deleted is listed");
+    assert!(
+        said[0].1.contains("storage is full") && said[0].1.contains("set-aside"),
+        "{}",
+        said[0].1
+    );
+    assert_eq!(
+        store.set_aside_copies().get_untracked().len(),
+        1,
+        "the copy that could be deleted is listed"
+    );
 
     // Each failed save is reported anew, so the live region says it again.
     assert!(list.update(|c| c.mark("clocks", true, 200)).is_err());
@@ -385,25 +552,66 @@ fn full_storage_still_shows_what_is_saved_and_reports_every_failed_save() {
     assert!(list.update(|c| c.mark("memory", true, 300)).is_err());
     let second = notices_with_ids(&store);
     assert_eq!(first.len(), 2, "{first:?}");
-    assert_eq!(second.len(), 2, "one notice per value, replaced: {second:?}");
+    assert_eq!(
+        second.len(),
+        2,
+        "one notice per value, replaced: {second:?}"
+    );
     assert_ne!(first[1].0, second[1].0, "a new announcement");
-    assert!(first[1].2.starts_with("Could not save your checklist:"), "{}", first[1].2);
-    assert!(second[1].2.contains("again (2 saves in a row)"), "{}", second[1].2);
-    assert!(second[1].2.contains("Deleting set-aside copies"), "{}", second[1].2);
-    assert_eq!(quota.get(&key), Ok(wrap(1, &saved).ok()), "what was saved is unchanged");
+    assert!(
+        first[1].2.starts_with("Could not save your checklist:"),
+        "{}",
+        first[1].2
+    );
+    assert!(
+        second[1].2.contains("again (2 saves in a row)"),
+        "{}",
+        second[1].2
+    );
+    assert!(
+        second[1].2.contains("Deleting set-aside copies"),
+        "{}",
+        second[1].2
+    );
+    assert_eq!(
+        quota.get(&key),
+        Ok(wrap(1, &saved).ok()),
+        "what was saved is unchanged"
+    );
 
     // Deleting the copy frees space; the next save keeps every change.
-    assert_eq!(store.delete_set_aside(&format!("{key}/set-aside/5")), Ok(()));
+    assert_eq!(
+        store.delete_set_aside(&format!("{key}/set-aside/5")),
+        Ok(())
+    );
     assert!(store.set_aside_copies().get_untracked().is_empty());
     quota.full.store(false, Ordering::SeqCst);
     assert_eq!(list.update(|c| c.mark("split", true, 400)), Ok(()));
-    let kept: Checklist = ttft_lab::storage::read(&quota.get(&key).unwrap_or_default().unwrap_or_default(), &learner_state::checklist())
-        .unwrap_or_default();
-    assert!(["split", "clocks", "memory"].iter().all(|id| kept.is_done(id)), "{kept:?}");
+    let kept: Checklist = ttft_lab::storage::read(
+        &quota.get(&key).unwrap_or_default().unwrap_or_default(),
+        &learner_state::checklist(),
+    )
+    .unwrap_or_default();
+    assert!(
+        ["split", "clocks", "memory"]
+            .iter()
+            .all(|id| kept.is_done(id)),
+        "{kept:?}"
+    );
     let said = notices(&store);
-    assert!(said.iter().any(|(k, t)| *k == NoticeKind::Info && t.contains("saved again")), "{said:?}");
-    assert!(!said.iter().any(|(_, t)| t.starts_with("Could not save")), "the failure is no longer claimed: {said:?}");
-    assert!(!said.iter().any(|(_, t)| t.contains("storage is full")), "nor the full storage: {said:?}");
+    assert!(
+        said.iter()
+            .any(|(k, t)| *k == NoticeKind::Info && t.contains("saved again")),
+        "{said:?}"
+    );
+    assert!(
+        !said.iter().any(|(_, t)| t.starts_with("Could not save")),
+        "the failure is no longer claimed: {said:?}"
+    );
+    assert!(
+        !said.iter().any(|(_, t)| t.contains("storage is full")),
+        "nor the full storage: {said:?}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -411,18 +619,30 @@ fn set_aside_copies_are_listed_and_only_they_can_be_deleted() {
     let memory = Arc::new(MemoryBackend::default());
     let key = key_for("checklist");
     memory.set(&key, "{damaged").unwrap_or_default();
-    memory.set("someone-else/set-aside/1", "not ours").unwrap_or_default();
+    memory
+        .set("someone-else/set-aside/1", "not ours")
+        .unwrap_or_default();
     let store = Store::open(memory.clone());
     let _list = Stored::open(&store, learner_state::checklist());
     let copies = store.set_aside_copies().get_untracked();
     assert_eq!(copies.len(), 1, "{copies:?}");
     assert_eq!(copies[0].name, "checklist");
     assert_eq!(copies[0].size, "{damaged".len());
-    assert_eq!(store.set_aside_text(&copies[0].key), Ok(Some("{damaged".to_owned())));
+    assert_eq!(
+        store.set_aside_text(&copies[0].key),
+        Ok(Some("{damaged".to_owned()))
+    );
 
-    assert_eq!(store.delete_set_aside(&key), Ok(()), "not a set-aside key: left alone");
+    assert_eq!(
+        store.delete_set_aside(&key),
+        Ok(()),
+        "not a set-aside key: left alone"
+    );
     assert_eq!(store.delete_set_aside("someone-else/set-aside/1"), Ok(()));
-    assert_eq!(memory.get("someone-else/set-aside/1"), Ok(Some("not ours".to_owned())));
+    assert_eq!(
+        memory.get("someone-else/set-aside/1"),
+        Ok(Some("not ours".to_owned()))
+    );
     assert_eq!(store.delete_set_aside(&copies[0].key), Ok(()));
     assert_eq!(memory.get(&copies[0].key), Ok(None));
     assert!(store.set_aside_copies().get_untracked().is_empty());
@@ -463,10 +683,23 @@ fn the_real_local_storage_when_full_still_shows_what_is_saved() {
     }
     let _ = BrowserBackend.remove(&key);
     assert!(store.keeps());
-    assert_eq!(shown, saved, "the tick saved before the storage filled up is shown");
-    assert!(said.iter().any(|(_, t)| t.contains("storage is full")), "{said:?}");
-    assert!(matches!(&failed, Err(StorageError::Write { reason, .. }) if reason.contains("Quota")), "{failed:?}");
-    assert_eq!(after, Ok(wrap(1, &saved).ok()), "what was saved is unchanged");
+    assert_eq!(
+        shown, saved,
+        "the tick saved before the storage filled up is shown"
+    );
+    assert!(
+        said.iter().any(|(_, t)| t.contains("storage is full")),
+        "{said:?}"
+    );
+    assert!(
+        matches!(&failed, Err(StorageError::Write { reason, .. }) if reason.contains("Quota")),
+        "{failed:?}"
+    );
+    assert_eq!(
+        after,
+        Ok(wrap(1, &saved).ok()),
+        "what was saved is unchanged"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -475,8 +708,20 @@ fn old_unticks_are_pruned_from_storage_without_tabs_writing_back_and_forth() {
     let now = ttft_lab::storage::now_ms();
     let long_ago = now - ttft_lab::learner_state::merge::MERGE_HORIZON_MS - 60_000;
     let mut stored = Checklist::default();
-    stored.items.insert("split".into(), Tick { changed_ms: long_ago, done: true });
-    stored.items.insert("clocks".into(), Tick { changed_ms: long_ago, done: false });
+    stored.items.insert(
+        "split".into(),
+        Tick {
+            changed_ms: long_ago,
+            done: true,
+        },
+    );
+    stored.items.insert(
+        "clocks".into(),
+        Tick {
+            changed_ms: long_ago,
+            done: false,
+        },
+    );
     let shared = Arc::new(MemoryBackend::default());
     let key = key_for("checklist");
     let old_text = wrap(1, &stored).unwrap_or_default();
@@ -486,10 +731,16 @@ fn old_unticks_are_pruned_from_storage_without_tabs_writing_back_and_forth() {
     let list = Stored::open(&tab, learner_state::checklist());
     assert!(list.get().is_done("split") && !list.get().is_done("clocks"));
     assert_eq!(list.update(|c| c.mark("memory", true, now)), Ok(()));
-    let saved: Checklist =
-        ttft_lab::storage::read(&shared.get(&key).unwrap_or_default().unwrap_or_default(), &learner_state::checklist())
-            .unwrap_or_default();
-    assert_eq!(saved.items.keys().map(String::as_str).collect::<Vec<_>>(), ["memory", "split"], "the old untick is gone");
+    let saved: Checklist = ttft_lab::storage::read(
+        &shared.get(&key).unwrap_or_default().unwrap_or_default(),
+        &learner_state::checklist(),
+    )
+    .unwrap_or_default();
+    assert_eq!(
+        saved.items.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["memory", "split"],
+        "the old untick is gone"
+    );
 
     // A tab of an older version, which keeps every stamp, writes its value
     // with the old untick: this tab merges it without writing back, so the
@@ -499,6 +750,10 @@ fn old_unticks_are_pruned_from_storage_without_tabs_writing_back_and_forth() {
     let theirs_text = wrap(1, &theirs).unwrap_or_default();
     shared.set(&key, &theirs_text).unwrap_or_default();
     tab.receive(&key, Some(theirs_text.clone()));
-    assert_eq!(shared.get(&key), Ok(Some(theirs_text)), "nothing new to say, so nothing written");
+    assert_eq!(
+        shared.get(&key),
+        Ok(Some(theirs_text)),
+        "nothing new to say, so nothing written"
+    );
     assert!(list.get().is_done("memory") && list.get().is_done("split"));
 }

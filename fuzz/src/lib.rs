@@ -7,21 +7,31 @@
 //! the parser accepts; a panic anywhere is a finding. This file depends only
 //! on `ttft_core`, `ttft_latency` and `serde_json`, which the core's tests also have.
 
-use ttft_core::exercises::trace_exercise::{check_share, expect, Context};
-use ttft_core::exercises::number::parse_quantity;
-use ttft_core::exercises::config_choice::{check_config, check_seconds, check_total};
 use ttft_core::content::Course;
+use ttft_core::exercises::config_choice::{check_config, check_seconds, check_total};
+use ttft_core::exercises::number::parse_quantity;
+use ttft_core::exercises::trace_exercise::{check_share, expect, Context};
 use ttft_core::history::{merge, parse};
 use ttft_latency::{Micros, TtftSplit};
 
 /// The saved-history parser: anything it accepts saves and reads back to
 /// the same history, and merging it with itself changes nothing.
 pub fn history(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(h) = parse(text) {
         let again = parse(&h.to_json());
-        assert_eq!(again.as_ref(), Ok(&h), "a parsed history reads back the same");
-        assert_eq!(merge(&h, &h), h, "merging a history with itself changes nothing");
+        assert_eq!(
+            again.as_ref(),
+            Ok(&h),
+            "a parsed history reads back the same"
+        );
+        assert_eq!(
+            merge(&h, &h),
+            h,
+            "merging a history with itself changes nothing"
+        );
         let _ = h.trend().map(|t| t.to_string());
     }
 }
@@ -30,13 +40,26 @@ pub fn history(data: &[u8]) {
 /// trace exercise's share check (on H2's split) and the configuration
 /// exercise's seconds and token checks.
 pub fn share(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(q) = parse_quantity(text) {
         assert!(q.number.thousandths >= 0, "the reader refuses negatives");
-        let h2 = TtftSplit { queue_wait: Micros::from_ms(2_325), prefill: Micros::from_ms(65), emit: Micros::from_ms(10) };
+        let h2 = TtftSplit {
+            queue_wait: Micros::from_ms(2_325),
+            prefill: Micros::from_ms(65),
+            emit: Micros::from_ms(10),
+        };
         let expected = expect(h2, Micros::from_ms(1_000));
-        let context = Context { end_to_end: Some(Micros::from_ms(9_000)), long_prompt: false };
-        for named in [None, Some(ttft_latency::Part::QueueWait), Some(ttft_latency::Part::Prefill)] {
+        let context = Context {
+            end_to_end: Some(Micros::from_ms(9_000)),
+            long_prompt: false,
+        };
+        for named in [
+            None,
+            Some(ttft_latency::Part::QueueWait),
+            Some(ttft_latency::Part::Prefill),
+        ] {
             let _ = check_share(&q, &expected, &context, 20, named);
         }
     }
@@ -48,7 +71,9 @@ pub fn share(data: &[u8]) {
 /// A whole course from JSON (the form the app loads), validated, with its
 /// exercises checked against empty answers.
 pub fn course(data: &[u8]) {
-    let Ok(course) = serde_json::from_slice::<Course>(data) else { return };
+    let Ok(course) = serde_json::from_slice::<Course>(data) else {
+        return;
+    };
     for problem in ttft_core::content::validate::validate_course(&course) {
         assert!(!problem.path.is_empty(), "every problem has a path");
     }

@@ -135,7 +135,10 @@ mod tests {
         let wt = ChartPatterns::new("wt");
         assert_eq!(wt.id(Fill::Queue), "wt-pat-queue");
         assert_eq!(wt.url(Fill::of(Part::Emit)), "url(#wt-pat-emit)");
-        assert_eq!(ChartPatterns::new("imp").url(Fill::Whole), "url(#imp-pat-whole)");
+        assert_eq!(
+            ChartPatterns::new("imp").url(Fill::Whole),
+            "url(#imp-pat-whole)"
+        );
     }
 
     #[test]

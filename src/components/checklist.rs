@@ -23,7 +23,8 @@ pub fn CompletionChecklist(
     items: Vec<ChecklistItem>,
 ) -> impl IntoView {
     let Some(Progress(stored)) = use_context::<Progress>() else {
-        return view! { <p>"The checklist cannot be shown: its saved state is not available."</p> }.into_any();
+        return view! { <p>"The checklist cannot be shown: its saved state is not available."</p> }
+            .into_any();
     };
     let ids: Vec<String> = items.iter().map(|i| i.id.clone()).collect();
     let total = ids.len();

@@ -15,8 +15,8 @@ use crate::components::prose::{plain, Prose};
 use crate::components::worked_timeline::WorkedTimelineWidget;
 use leptos::prelude::*;
 use std::sync::Arc;
-use ttft_core::content::{Block, Course, Section, Widget};
 use ttft_core::content::markup::is_allowed_href;
+use ttft_core::content::{Block, Course, Section, Widget};
 
 /// The lesson part of the course.
 #[component]
@@ -33,7 +33,11 @@ pub fn LessonPage(
             view! { <li><a href=href>{plain(&s.title)}</a></li> }
         })
         .collect_view();
-    let sections = lesson.sections.iter().map(|s| section(s, &course)).collect_view();
+    let sections = lesson
+        .sections
+        .iter()
+        .map(|s| section(s, &course))
+        .collect_view();
     view! {
         <article class="lesson">
             <header class="lesson-header">
@@ -53,7 +57,12 @@ pub fn LessonPage(
 fn section(s: &Section, course: &Arc<Course>) -> impl IntoView {
     let heading_id = format!("{}-title", s.id);
     let labelled_by = heading_id.clone();
-    let blocks = s.blocks.iter().enumerate().map(|(i, b)| block(&s.id, i, b, course)).collect_view();
+    let blocks = s
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| block(&s.id, i, b, course))
+        .collect_view();
     view! {
         <section id=s.id.clone() class="lesson-section" aria-labelledby=labelled_by>
             <h2 id=heading_id>{plain(&s.title)}</h2>
@@ -66,19 +75,28 @@ fn block(section_id: &str, index: usize, block: &Block, course: &Arc<Course>) ->
     match block {
         Block::Paragraph { text } => view! { <p><Prose text=text.clone() /></p> }.into_any(),
         Block::List { items, ordered } => {
-            let items = items.iter().map(|t| view! { <li><Prose text=t.clone() /></li> }).collect_view();
+            let items = items
+                .iter()
+                .map(|t| view! { <li><Prose text=t.clone() /></li> })
+                .collect_view();
             if *ordered {
                 view! { <ol>{items}</ol> }.into_any()
             } else {
                 view! { <ul>{items}</ul> }.into_any()
             }
         }
-        Block::Table { caption, columns, rows } => {
+        Block::Table {
+            caption,
+            columns,
+            rows,
+        } => {
             let caption_id = format!("{section_id}-table-{index}");
             table(&caption_id, caption, columns, rows).into_any()
         }
         Block::Note { title, text } => {
-            let title = title.as_ref().map(|t| view! { <p class="note-title"><strong><Prose text=t.clone() /></strong></p> });
+            let title = title.as_ref().map(
+                |t| view! { <p class="note-title"><strong><Prose text=t.clone() /></strong></p> },
+            );
             view! {
                 <div class="note" role="note">
                     {title}
@@ -101,13 +119,16 @@ fn block(section_id: &str, index: usize, block: &Block, course: &Arc<Course>) ->
                 .collect_view();
             view! { <dl class="terms">{items}</dl> }.into_any()
         }
-        Block::Checklist { items } => view! { <CompletionChecklist items=items.clone() /> }.into_any(),
+        Block::Checklist { items } => {
+            view! { <CompletionChecklist items=items.clone() /> }.into_any()
+        }
         Block::Sources { items } => {
             let items = items
                 .iter()
                 .map(|s| {
                     let title = if is_allowed_href(&s.url) {
-                        view! { <a href=s.url.clone()><Prose text=s.title.clone() /></a> }.into_any()
+                        view! { <a href=s.url.clone()><Prose text=s.title.clone() /></a> }
+                            .into_any()
                     } else {
                         view! { <span><Prose text=s.title.clone() /></span> }.into_any()
                     };
@@ -122,17 +143,25 @@ fn block(section_id: &str, index: usize, block: &Block, course: &Arc<Course>) ->
                 .collect_view();
             view! { <ul class="sources">{items}</ul> }.into_any()
         }
-        Block::Widget { widget: Widget::WorkedTimeline } => {
-            view! { <WorkedTimelineWidget timeline=course.worked_timeline.clone() /> }.into_any()
-        }
+        Block::Widget {
+            widget: Widget::WorkedTimeline,
+        } => view! { <WorkedTimelineWidget timeline=course.worked_timeline.clone() /> }.into_any(),
     }
 }
 
 /// A content table: the caption names it, the first row heads the columns
 /// and the first cell of each row heads its row. The wrapper scrolls
 /// sideways on narrow screens and can be scrolled from the keyboard.
-pub fn table(caption_id: &str, caption: &str, columns: &[String], rows: &[Vec<String>]) -> impl IntoView {
-    let head = columns.iter().map(|c| view! { <th scope="col"><Prose text=c.clone() /></th> }).collect_view();
+pub fn table(
+    caption_id: &str,
+    caption: &str,
+    columns: &[String],
+    rows: &[Vec<String>],
+) -> impl IntoView {
+    let head = columns
+        .iter()
+        .map(|c| view! { <th scope="col"><Prose text=c.clone() /></th> })
+        .collect_view();
     let body = rows
         .iter()
         .map(|row| {

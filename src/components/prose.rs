@@ -36,7 +36,11 @@ pub struct AuthoredScope(pub Arc<AuthoredExercise>);
 /// and the reason goes to the console.
 pub fn fill(text: &str) -> String {
     let filled = if let Some(AuthoredScope(file)) = use_context::<AuthoredScope>() {
-        let sources = Sources { trace: file.trace_exercise.as_ref(), config: file.config_exercise.as_ref(), worked: None };
+        let sources = Sources {
+            trace: file.trace_exercise.as_ref(),
+            config: file.config_exercise.as_ref(),
+            worked: None,
+        };
         fill_from(text, &sources)
     } else if let Some(CourseContext(course)) = use_context::<CourseContext>() {
         fill_from(text, &Sources::course(&course))
@@ -92,7 +96,9 @@ pub fn checked_href(href: &str, page: &str) -> Option<String> {
 
 fn link(text: &[Inline], href: &str) -> AnyView {
     let children = render(text);
-    let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let page = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
     let Some(href) = checked_href(href, &page) else {
         return view! { <span>{children}</span> }.into_any();
     };

@@ -67,12 +67,19 @@ fn copy_name(copy: &SetAside) -> String {
 /// `text` with its first letter in upper case.
 fn sentence_case(text: &str) -> String {
     let mut chars = text.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// The file a copy downloads as: `ttft-lab-set-aside-trace-hint-trace-1764569400000.json`.
 pub fn copy_filename(copy: &SetAside) -> String {
-    let name: String = copy.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let name: String = copy
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
     match copy.at_ms {
         Some(ms) => format!("ttft-lab-set-aside-{name}-{ms}.json"),
         None => format!("ttft-lab-set-aside-{name}.json"),
@@ -119,11 +126,23 @@ fn copy_item(store: Store, copy: SetAside) -> impl IntoView {
             let filename = copy_filename(&copy);
             let said = match store.set_aside_text(&copy.key) {
                 Ok(Some(text)) => match download(&filename, &text) {
-                    Ok(()) => (NoticeKind::Info, format!("Downloaded the copy of {name} as {filename}.")),
-                    Err(e) => (NoticeKind::Error, format!("Could not download the copy of {name}: {e}.")),
+                    Ok(()) => (
+                        NoticeKind::Info,
+                        format!("Downloaded the copy of {name} as {filename}."),
+                    ),
+                    Err(e) => (
+                        NoticeKind::Error,
+                        format!("Could not download the copy of {name}: {e}."),
+                    ),
                 },
-                Ok(None) => (NoticeKind::Warning, format!("The copy of {name} is no longer in this browser.")),
-                Err(e) => (NoticeKind::Error, format!("Could not read the copy of {name}: {e}.")),
+                Ok(None) => (
+                    NoticeKind::Warning,
+                    format!("The copy of {name} is no longer in this browser."),
+                ),
+                Err(e) => (
+                    NoticeKind::Error,
+                    format!("Could not read the copy of {name}: {e}."),
+                ),
             };
             store.notify(said.0, said.1);
         }
@@ -133,7 +152,10 @@ fn copy_item(store: Store, copy: SetAside) -> impl IntoView {
         move |_| {
             match store.delete_set_aside(&copy.key) {
                 Ok(()) => store.notify(NoticeKind::Info, format!("Deleted the copy of {name}.")),
-                Err(e) => store.notify(NoticeKind::Error, format!("Could not delete the copy of {name}: {e}.")),
+                Err(e) => store.notify(
+                    NoticeKind::Error,
+                    format!("Could not delete the copy of {name}: {e}."),
+                ),
             }
             // The button is gone with its copy: keyboard users go on from
             // the list's summary, or from the page when the list is gone.
@@ -168,9 +190,15 @@ mod tests {
     #[test]
     fn copies_download_under_their_value_and_time() {
         let copy = SetAside::from_key("ttft-lab/v1/trace/hint-trace/set-aside/1764569400000", 4);
-        assert_eq!(copy.as_ref().map(copy_filename).as_deref(), Some("ttft-lab-set-aside-trace-hint-trace-1764569400000.json"));
+        assert_eq!(
+            copy.as_ref().map(copy_filename).as_deref(),
+            Some("ttft-lab-set-aside-trace-hint-trace-1764569400000.json")
+        );
         let odd = SetAside::from_key("ttft-lab/v1/checklist/set-aside/x", 4);
-        assert_eq!(odd.as_ref().map(copy_filename).as_deref(), Some("ttft-lab-set-aside-checklist.json"));
+        assert_eq!(
+            odd.as_ref().map(copy_filename).as_deref(),
+            Some("ttft-lab-set-aside-checklist.json")
+        );
         assert_eq!(sentence_case("your checklist"), "Your checklist");
         assert_eq!(sentence_case(""), "");
     }

@@ -54,7 +54,12 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
         .enumerate()
         .map(|(row, part)| {
             let y = 72.0 + row as f64 * 20.0;
-            let text = format!("{} {} ({})", part.label(), split.part(part), split.share(part));
+            let text = format!(
+                "{} {} ({})",
+                part.label(),
+                split.part(part),
+                split.share(part)
+            );
             view! {
                 <rect x=LEFT.to_string() y=format!("{}", y - 11.0) width="13" height="13"
                     fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
@@ -68,7 +73,10 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                 <rect x=LEFT.to_string() y=DECODE_TOP.to_string() width=WIDTH.to_string()
                     height=BAR_HEIGHT.to_string() fill=PATTERNS.url(Fill::Rest) class="chart-segment" />
             }),
-            format!("decode {} ({} tokens)", decode.duration, decode.tokens_after_first),
+            format!(
+                "decode {} ({} tokens)",
+                decode.duration, decode.tokens_after_first
+            ),
         ),
         _ => (None, "no decode recorded".to_owned()),
     };

@@ -37,20 +37,25 @@ pub fn WorkedTimelineWidget(
     let description = timeline.description.clone();
     let timeline = StoredValue::new(timeline);
     let entries = RwSignal::new(initial.clone());
-    let evaluation: Memo<Evaluation> = Memo::new(move |_| timeline.with_value(|wt| entries.with(|e| e.evaluate(wt))));
+    let evaluation: Memo<Evaluation> =
+        Memo::new(move |_| timeline.with_value(|wt| entries.with(|e| e.evaluate(wt))));
     let last_good: Memo<Option<Figures>> = Memo::new(move |previous: Option<&Option<Figures>>| {
-        evaluation.with(|ev| {
-            ev.split.as_ref().map(|request| Figures {
-                request: request.clone(),
-                browser_first_text: ev.browser_first_text,
-                unseen_by_server: ev.unseen_by_server,
+        evaluation
+            .with(|ev| {
+                ev.split.as_ref().map(|request| Figures {
+                    request: request.clone(),
+                    browser_first_text: ev.browser_first_text,
+                    unseen_by_server: ev.unseen_by_server,
+                })
             })
-        })
-        .or_else(|| previous.cloned().flatten())
+            .or_else(|| previous.cloned().flatten())
     });
     let all_valid = move || evaluation.with(|ev| ev.errors.is_empty());
 
-    let fields = Entry::ALL.map(|entry| field(entry, entries, evaluation)).into_iter().collect_view();
+    let fields = Entry::ALL
+        .map(|entry| field(entry, entries, evaluation))
+        .into_iter()
+        .collect_view();
 
     let announcement = move || {
         if !all_valid() {
@@ -140,9 +145,18 @@ fn format_rate(rate: f64) -> String {
 fn decode_text(decode: Option<Decode>) -> String {
     match decode {
         Some(d) => {
-            let per_token = d.time_per_token().map_or_else(|| "no time per token".to_owned(), |t| format!("{t} per token"));
-            let rate = d.output_rate().map_or_else(|| "no rate".to_owned(), |r| format!("{} tokens/s", format_rate(r)));
-            format!("{} more tokens in {}: {per_token}, {rate}", d.tokens_after_first, d.duration)
+            let per_token = d.time_per_token().map_or_else(
+                || "no time per token".to_owned(),
+                |t| format!("{t} per token"),
+            );
+            let rate = d.output_rate().map_or_else(
+                || "no rate".to_owned(),
+                |r| format!("{} tokens/s", format_rate(r)),
+            );
+            format!(
+                "{} more tokens in {}: {per_token}, {rate}",
+                d.tokens_after_first, d.duration
+            )
         }
         None => "needs the last token's time".to_owned(),
     }
@@ -162,16 +176,40 @@ fn figures(f: &Figures, current: bool) -> impl IntoView {
     let vllm = s.vllm();
     let gap = match (f.browser_first_text, f.unseen_by_server) {
         (Some(browser), Some(gap)) => {
-            format!("{browser} in the browser, {} at the server: {gap} the server trace cannot see", s.ttft())
+            format!(
+                "{browser} in the browser, {} at the server: {gap} the server trace cannot see",
+                s.ttft()
+            )
         }
         _ => "needs a browser time at least as long as the server's TTFT".to_owned(),
     };
     let rows: [(&str, String); 6] = [
-        ("Time to first token at the server", format!("{} = {} queue wait + {} prefill + {} emit", s.ttft(), s.queue_wait, s.prefill, s.emit)),
+        (
+            "Time to first token at the server",
+            format!(
+                "{} = {} queue wait + {} prefill + {} emit",
+                s.ttft(),
+                s.queue_wait,
+                s.prefill,
+                s.emit
+            ),
+        ),
         ("Dominant delay", dominant_text(r)),
         ("After the first token", decode_text(r.decode)),
-        ("End-to-end latency at the server", r.end_to_end.map_or_else(|| "needs the last token's time".to_owned(), |t| t.to_string())),
-        ("In vLLM's convention", format!("queue {}, prefill {} (vLLM counts emit as prefill)", vllm.queue, vllm.prefill_with_emit)),
+        (
+            "End-to-end latency at the server",
+            r.end_to_end.map_or_else(
+                || "needs the last token's time".to_owned(),
+                |t| t.to_string(),
+            ),
+        ),
+        (
+            "In vLLM's convention",
+            format!(
+                "queue {}, prefill {} (vLLM counts emit as prefill)",
+                vllm.queue, vllm.prefill_with_emit
+            ),
+        ),
         ("Browser versus server", gap),
     ];
     let rows = rows

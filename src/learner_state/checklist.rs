@@ -41,7 +41,10 @@ impl Checklist {
     pub fn mark(&mut self, id: &str, done: bool, now_ms: i64) {
         // A clock that went backwards must not make this change lose to an
         // older one, so the stamp never decreases for an item.
-        let changed_ms = self.items.get(id).map_or(now_ms, |t| now_ms.max(t.changed_ms.saturating_add(1)));
+        let changed_ms = self
+            .items
+            .get(id)
+            .map_or(now_ms, |t| now_ms.max(t.changed_ms.saturating_add(1)));
         self.items.insert(id.to_owned(), Tick { changed_ms, done });
     }
 
@@ -54,14 +57,18 @@ impl Checklist {
     /// the same with or without its stamp, and no open tab still holds the
     /// older tick it was kept to outvote. Ticks are always kept.
     pub fn prune(&mut self, now_ms: i64) {
-        self.items.retain(|_, t| t.done || !past_horizon(t.changed_ms, now_ms));
+        self.items
+            .retain(|_, t| t.done || !past_horizon(t.changed_ms, now_ms));
     }
 
     /// Item by item, the later change wins.
     pub fn merge(mine: &Checklist, theirs: &Checklist) -> Checklist {
         let mut items = mine.items.clone();
         for (id, tick) in &theirs.items {
-            items.entry(id.clone()).and_modify(|t| *t = (*t).max(*tick)).or_insert(*tick);
+            items
+                .entry(id.clone())
+                .and_modify(|t| *t = (*t).max(*tick))
+                .or_insert(*tick);
         }
         Checklist { items }
     }
@@ -73,27 +80,54 @@ mod tests {
 
     fn list(items: &[(&str, i64, bool)]) -> Checklist {
         Checklist {
-            items: items.iter().map(|&(id, changed_ms, done)| (id.to_owned(), Tick { changed_ms, done })).collect(),
+            items: items
+                .iter()
+                .map(|&(id, changed_ms, done)| (id.to_owned(), Tick { changed_ms, done }))
+                .collect(),
         }
     }
 
-    fn check(mine: &[(&str, i64, bool)], theirs: &[(&str, i64, bool)], expected: &[(&str, i64, bool)]) {
+    fn check(
+        mine: &[(&str, i64, bool)],
+        theirs: &[(&str, i64, bool)],
+        expected: &[(&str, i64, bool)],
+    ) {
         let (mine, theirs, expected) = (list(mine), list(theirs), list(expected));
         assert_eq!(Checklist::merge(&mine, &theirs), expected);
-        assert_eq!(Checklist::merge(&theirs, &mine), expected, "merge must be symmetric");
-        assert_eq!(Checklist::merge(&expected, &expected), expected, "merge must be idempotent");
+        assert_eq!(
+            Checklist::merge(&theirs, &mine),
+            expected,
+            "merge must be symmetric"
+        );
+        assert_eq!(
+            Checklist::merge(&expected, &expected),
+            expected,
+            "merge must be idempotent"
+        );
     }
 
     #[test]
     fn later_change_wins_per_item() {
-        check(&[("split", 10, true)], &[("clocks", 20, true)], &[("clocks", 20, true), ("split", 10, true)]);
-        check(&[("split", 10, true)], &[("split", 30, false)], &[("split", 30, false)]);
+        check(
+            &[("split", 10, true)],
+            &[("clocks", 20, true)],
+            &[("clocks", 20, true), ("split", 10, true)],
+        );
+        check(
+            &[("split", 10, true)],
+            &[("split", 30, false)],
+            &[("split", 30, false)],
+        );
         check(
             &[("split", 50, true), ("memory", 5, false)],
             &[("split", 30, false), ("memory", 6, true)],
             &[("memory", 6, true), ("split", 50, true)],
         );
-        check(&[("split", 10, false)], &[("split", 10, true)], &[("split", 10, true)]);
+        check(
+            &[("split", 10, false)],
+            &[("split", 10, true)],
+            &[("split", 10, true)],
+        );
         check(&[], &[], &[]);
     }
 
@@ -102,11 +136,29 @@ mod tests {
         use crate::learner_state::merge::MERGE_HORIZON_MS;
         let now = 10 * MERGE_HORIZON_MS;
         let old = now - MERGE_HORIZON_MS - 1;
-        let mut c = list(&[("a", old, true), ("b", old, false), ("c", now - 5, false), ("d", now, true)]);
-        let shown: Vec<bool> = ["a", "b", "c", "d"].iter().map(|id| c.is_done(id)).collect();
+        let mut c = list(&[
+            ("a", old, true),
+            ("b", old, false),
+            ("c", now - 5, false),
+            ("d", now, true),
+        ]);
+        let shown: Vec<bool> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|id| c.is_done(id))
+            .collect();
         c.prune(now);
-        assert_eq!(c, list(&[("a", old, true), ("c", now - 5, false), ("d", now, true)]));
-        assert_eq!(["a", "b", "c", "d"].iter().map(|id| c.is_done(id)).collect::<Vec<_>>(), shown, "nothing on show changes");
+        assert_eq!(
+            c,
+            list(&[("a", old, true), ("c", now - 5, false), ("d", now, true)])
+        );
+        assert_eq!(
+            ["a", "b", "c", "d"]
+                .iter()
+                .map(|id| c.is_done(id))
+                .collect::<Vec<_>>(),
+            shown,
+            "nothing on show changes"
+        );
     }
 
     #[test]
@@ -115,10 +167,22 @@ mod tests {
         c.mark("split", true, 100);
         assert!(c.is_done("split"));
         c.mark("split", false, 50);
-        assert_eq!(c.items.get("split"), Some(&Tick { changed_ms: 101, done: false }));
+        assert_eq!(
+            c.items.get("split"),
+            Some(&Tick {
+                changed_ms: 101,
+                done: false
+            })
+        );
         assert_eq!(c.count_done(["split", "other"]), 0);
         c.mark("other", true, i64::MAX);
         c.mark("other", false, 0);
-        assert_eq!(c.items.get("other"), Some(&Tick { changed_ms: i64::MAX, done: false }));
+        assert_eq!(
+            c.items.get("other"),
+            Some(&Tick {
+                changed_ms: i64::MAX,
+                done: false
+            })
+        );
     }
 }

@@ -122,7 +122,10 @@ mod tests {
         let mut w = ChoiceWork::default();
         w.edit(1, 10, |i| i.total_tokens = Some("4,000,000".into()));
         w.check(1, 11);
-        assert_eq!(w.checked_input(1).and_then(|i| i.total_tokens).as_deref(), Some("4,000,000"));
+        assert_eq!(
+            w.checked_input(1).and_then(|i| i.total_tokens).as_deref(),
+            Some("4,000,000")
+        );
         assert_eq!(w.checked_input(0), None);
         let older = ChoiceWork::default();
         assert_eq!(ChoiceWork::merge(&older, &w), w);

@@ -29,7 +29,11 @@ pub struct SavedEndpoint {
 impl SavedEndpoint {
     /// The core's view of these settings.
     pub fn settings(&self) -> EndpointSettings {
-        EndpointSettings { preset: self.preset.clone(), base_url: self.base_url.clone(), model: self.model.clone() }
+        EndpointSettings {
+            preset: self.preset.clone(),
+            base_url: self.base_url.clone(),
+            model: self.model.clone(),
+        }
     }
 
     /// Two tabs' copies: the later change wins.

@@ -47,7 +47,10 @@ mod tests {
 
     #[test]
     fn work_merges_by_time() {
-        let mut a = InterviewWork { answer: "first".into(), ..Default::default() };
+        let mut a = InterviewWork {
+            answer: "first".into(),
+            ..Default::default()
+        };
         a.touch(10);
         let mut b = a.clone();
         b.hints_shown = 2;

@@ -71,6 +71,9 @@ mod tests {
         assert_eq!(next_stamp(i64::MAX, 0), i64::MAX);
         assert!(!past_horizon(0, MERGE_HORIZON_MS));
         assert!(past_horizon(0, MERGE_HORIZON_MS + 1));
-        assert!(!past_horizon(i64::MAX, i64::MIN), "a stamp from the future is never old");
+        assert!(
+            !past_horizon(i64::MAX, i64::MIN),
+            "a stamp from the future is never old"
+        );
     }
 }

@@ -45,7 +45,7 @@ use ttft_core::history::SavedScores;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kept {
     /// The lesson's completion checklist; unticks older than the merge
-/// horizon are pruned.
+    /// horizon are pruned.
     Checklist,
     /// The learner's work on a trace exercise.
     TraceWork,
@@ -127,7 +127,12 @@ impl Kept {
     }
 
     fn spec<T>(self, id: &str, merge: crate::storage::Merge<T>) -> Spec<T> {
-        Spec::new(format!("{}{id}", self.name()), self.label(), self.version(), merge)
+        Spec::new(
+            format!("{}{id}", self.name()),
+            self.label(),
+            self.version(),
+            merge,
+        )
     }
 }
 
@@ -143,7 +148,9 @@ pub const API_KEY: &str = "ttft-lab/v1/second-opinion/key";
 /// The lesson's completion checklist; unticks older than the merge
 /// horizon are pruned.
 pub fn checklist() -> Spec<Checklist> {
-    Kept::Checklist.spec("", Checklist::merge).pruned(Checklist::prune)
+    Kept::Checklist
+        .spec("", Checklist::merge)
+        .pruned(Checklist::prune)
 }
 
 /// The learner's work on `exercise`. Format 1 (answers by position) is
@@ -152,7 +159,9 @@ pub fn trace_work(exercise: &TraceExercise) -> Spec<TraceWork> {
     let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
     Kept::TraceWork
         .spec(&exercise.id, TraceWork::merge)
-        .upgraded(Arc::new(move |version, value| TraceWork::upgrade(version, value, &ids)))
+        .upgraded(Arc::new(move |version, value| {
+            TraceWork::upgrade(version, value, &ids)
+        }))
 }
 
 /// The learner's work on the configuration choice `exercise_id`.
@@ -168,7 +177,9 @@ pub fn interview_work(question_id: &str) -> Spec<InterviewWork> {
 /// The self-scores saved for the interview question `question_id`; the
 /// stamps of entries deleted before the merge horizon are pruned.
 pub fn saved_scores(question_id: &str) -> Spec<SavedScores> {
-    Kept::SavedScores.spec(question_id, SavedScores::merge).pruned(scores::prune)
+    Kept::SavedScores
+        .spec(question_id, SavedScores::merge)
+        .pruned(scores::prune)
 }
 
 /// The AI second opinion's endpoint.
@@ -184,12 +195,20 @@ mod tests {
     #[test]
     fn every_name_is_its_own() {
         for kind in Kept::ALL {
-            let name = if kind.name().ends_with('/') { format!("{}some-id", kind.name()) } else { kind.name().to_owned() };
+            let name = if kind.name().ends_with('/') {
+                format!("{}some-id", kind.name())
+            } else {
+                kind.name().to_owned()
+            };
             assert_eq!(Kept::of_name(&name), Some(kind), "{name}");
             assert!(!kind.label().is_empty());
         }
         assert_eq!(API_KEY, format!("{PREFIX}{}", Kept::ApiKey.name()));
-        assert_eq!(Kept::of_name("trace/"), None, "a per-exercise name needs its id");
+        assert_eq!(
+            Kept::of_name("trace/"),
+            None,
+            "a per-exercise name needs its id"
+        );
         assert_eq!(Kept::of_name("probe"), None);
         assert_eq!(describe("scores/ttft-interview"), "saved scores");
         assert_eq!(describe("something/else"), "something/else");

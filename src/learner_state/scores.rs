@@ -14,20 +14,28 @@ use ttft_core::history::SavedScores;
 
 /// Drops the stamps no merge can need any more at `now_ms`.
 pub fn prune(scores: &mut SavedScores, now_ms: i64) {
-    let shown: BTreeSet<String> = scores.history.entries.iter().map(|e| e.id.clone()).collect();
+    let shown: BTreeSet<String> = scores
+        .history
+        .entries
+        .iter()
+        .map(|e| e.id.clone())
+        .collect();
     let added = scores.added.clone();
     // A deletion stamp matters against a copy that still shows the entry,
     // or against an "added" stamp it must outvote; neither outlives the
     // horizon.
     scores.removed.retain(|id, &mut removed| {
         let restored = added.get(id).is_some_and(|&a| a > removed);
-        let stamps_old = past_horizon(removed, now_ms) && added.get(id).is_none_or(|&a| past_horizon(a, now_ms));
+        let stamps_old =
+            past_horizon(removed, now_ms) && added.get(id).is_none_or(|&a| past_horizon(a, now_ms));
         let deleted_long_ago = !shown.contains(id) && stamps_old;
         let restore_won_long_ago = shown.contains(id) && restored && past_horizon(removed, now_ms);
         !(deleted_long_ago || restore_won_long_ago)
     });
     let removed = &scores.removed;
-    scores.added.retain(|id, &mut a| shown.contains(id) || removed.contains_key(id) || !past_horizon(a, now_ms));
+    scores.added.retain(|id, &mut a| {
+        shown.contains(id) || removed.contains_key(id) || !past_horizon(a, now_ms)
+    });
 }
 
 #[cfg(test)]
@@ -45,7 +53,11 @@ mod tests {
 
     fn entry(at: i64) -> Entry {
         let rubric = Rubric {
-            dimensions: vec![Dimension { id: "split".into(), title: "Split".into(), levels: Default::default() }],
+            dimensions: vec![Dimension {
+                id: "split".into(),
+                title: "Split".into(),
+                levels: Default::default(),
+            }],
             ready_at: 1,
             gate: "split".into(),
             threshold_note: String::new(),
@@ -85,7 +97,11 @@ mod tests {
         check(
             s,
             &[("deleted-lately", RECENT)],
-            &[("deleted-lately", OLD), (kept.id.as_str(), OLD), (restored.id.as_str(), OLD)],
+            &[
+                ("deleted-lately", OLD),
+                (kept.id.as_str(), OLD),
+                (restored.id.as_str(), OLD),
+            ],
         );
     }
 
@@ -97,7 +113,11 @@ mod tests {
         s.remove(&e.id, RECENT - 5);
         s.add(e.clone(), RECENT);
         s.removed.insert("gone".into(), RECENT);
-        check(s, &[("gone", RECENT), (e.id.as_str(), RECENT - 5)], &[(e.id.as_str(), RECENT)]);
+        check(
+            s,
+            &[("gone", RECENT), (e.id.as_str(), RECENT - 5)],
+            &[(e.id.as_str(), RECENT)],
+        );
     }
 
     #[test]

@@ -65,14 +65,26 @@ fn by_request(list: Vec<LearnerAnswer>, request_ids: &[String]) -> Answers {
     list.into_iter()
         .enumerate()
         .filter(|(_, a)| *a != LearnerAnswer::default())
-        .map(|(i, a)| (request_ids.get(i).cloned().unwrap_or_else(|| format!("#{}", i + 1)), a))
+        .map(|(i, a)| {
+            (
+                request_ids
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{}", i + 1)),
+                a,
+            )
+        })
         .collect()
 }
 
 impl TraceWork {
     /// Reads the work stored in an older format `version`, given the
     /// exercise's request ids in their present order.
-    pub fn upgrade(version: u32, value: serde_json::Value, request_ids: &[String]) -> Result<TraceWork, String> {
+    pub fn upgrade(
+        version: u32,
+        value: serde_json::Value,
+        request_ids: &[String],
+    ) -> Result<TraceWork, String> {
         if version != 1 {
             return Err(format!("format {version} was never written"));
         }
@@ -93,20 +105,33 @@ impl TraceWork {
 
     /// The answer for `request` at the last check; `None` before any check.
     pub fn checked_answer(&self, request: &str) -> Option<LearnerAnswer> {
-        self.checked.as_ref().map(|c| c.get(request).cloned().unwrap_or_default())
+        self.checked
+            .as_ref()
+            .map(|c| c.get(request).cloned().unwrap_or_default())
     }
 
     /// The answers as they stand for `requests`, in that order, as the
     /// core's checker takes them.
-    pub fn answers_in_order<'a>(&self, requests: impl IntoIterator<Item = &'a str>) -> Vec<LearnerAnswer> {
+    pub fn answers_in_order<'a>(
+        &self,
+        requests: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<LearnerAnswer> {
         requests.into_iter().map(|id| self.answer(id)).collect()
     }
 
     /// The answers at the last check for `requests`, in that order; `None`
     /// before any check.
-    pub fn checked_in_order<'a>(&self, requests: impl IntoIterator<Item = &'a str>) -> Option<Vec<LearnerAnswer>> {
+    pub fn checked_in_order<'a>(
+        &self,
+        requests: impl IntoIterator<Item = &'a str>,
+    ) -> Option<Vec<LearnerAnswer>> {
         let checked = self.checked.as_ref()?;
-        Some(requests.into_iter().map(|id| checked.get(id).cloned().unwrap_or_default()).collect())
+        Some(
+            requests
+                .into_iter()
+                .map(|id| checked.get(id).cloned().unwrap_or_default())
+                .collect(),
+        )
     }
 
     /// Changes the answer for `request` at `now_ms`.
@@ -155,14 +180,22 @@ mod tests {
     fn check(steps: impl FnOnce(&mut TraceWork), attempts: u32, checked: bool, revealed: bool) {
         let mut w = TraceWork::default();
         steps(&mut w);
-        assert_eq!((w.attempts, w.checked.is_some(), w.revealed), (attempts, checked, revealed));
+        assert_eq!(
+            (w.attempts, w.checked.is_some(), w.revealed),
+            (attempts, checked, revealed)
+        );
         let json = serde_json::to_string(&w).unwrap_or_default();
         assert_eq!(serde_json::from_str::<TraceWork>(&json).ok(), Some(w));
     }
 
     /// Upgrades format-1 `json` against `request_ids` and checks the
     /// answers (as share texts) by id, as they stand and as checked.
-    fn check_upgrade(json: &str, request_ids: &[&str], answers: &[(&str, &str)], checked: Option<&[(&str, &str)]>) {
+    fn check_upgrade(
+        json: &str,
+        request_ids: &[&str],
+        answers: &[(&str, &str)],
+        checked: Option<&[(&str, &str)]>,
+    ) {
         let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
         let got = TraceWork::upgrade(1, value, &ids(request_ids));
         let shares = |a: &Answers| -> Vec<(String, String)> {
@@ -177,16 +210,27 @@ mod tests {
                 .collect()
         };
         let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
-            list.iter().map(|(a, b)| ((*a).to_owned(), (*b).to_owned())).collect()
+            list.iter()
+                .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+                .collect()
         };
         let got = got.unwrap_or_else(|e| panic!("{json}: {e}"));
         assert_eq!(shares(&got.answers), pairs(answers), "{json}");
-        assert_eq!(got.checked.as_ref().map(shares), checked.map(pairs), "{json}");
+        assert_eq!(
+            got.checked.as_ref().map(shares),
+            checked.map(pairs),
+            "{json}"
+        );
     }
 
     #[test]
     fn work_is_edited_checked_and_merged() {
-        check(|w| w.edit("H3", 5, |a| *a = answered("2325")), 0, false, false);
+        check(
+            |w| w.edit("H3", 5, |a| *a = answered("2325")),
+            0,
+            false,
+            false,
+        );
         check(
             |w| {
                 w.edit("H2", 5, |a| *a = answered("96.9"));
@@ -204,9 +248,16 @@ mod tests {
         assert_eq!(a.checked_answer("H4"), None, "nothing is checked yet");
         let mut b = a.clone();
         b.check(50);
-        assert_eq!(b.changed_ms, 101, "a clock behind still moves the stamp forward");
+        assert_eq!(
+            b.changed_ms, 101,
+            "a clock behind still moves the stamp forward"
+        );
         assert_eq!(b.checked_answer("H4"), Some(answered("60.6")));
-        assert_eq!(b.checked_answer("H1"), Some(LearnerAnswer::default()), "checked while empty");
+        assert_eq!(
+            b.checked_answer("H1"),
+            Some(LearnerAnswer::default()),
+            "checked while empty"
+        );
         assert_eq!(TraceWork::merge(&a, &b), b);
         assert_eq!(TraceWork::merge(&b, &a), b);
     }
@@ -218,37 +269,66 @@ mod tests {
         w.edit("H3", 2, |a| *a = answered("60.6"));
         w.check(3);
         let empty = LearnerAnswer::default();
-        assert_eq!(w.answers_in_order(["H1", "H2", "H3"]), [answered("20"), empty.clone(), answered("60.6")]);
-        assert_eq!(w.answers_in_order(["H3", "H1"]), [answered("60.6"), answered("20")]);
-        assert_eq!(w.checked_in_order(["H3", "H0", "H1"]), Some(vec![answered("60.6"), empty, answered("20")]));
+        assert_eq!(
+            w.answers_in_order(["H1", "H2", "H3"]),
+            [answered("20"), empty.clone(), answered("60.6")]
+        );
+        assert_eq!(
+            w.answers_in_order(["H3", "H1"]),
+            [answered("60.6"), answered("20")]
+        );
+        assert_eq!(
+            w.checked_in_order(["H3", "H0", "H1"]),
+            Some(vec![answered("60.6"), empty, answered("20")])
+        );
         assert_eq!(TraceWork::default().checked_in_order(["H1"]), None);
     }
 
     #[test]
     fn answers_by_position_go_to_the_request_at_that_position() {
         let h = ["H1", "H2", "H3", "H4"];
-        let a = |share: &str| format!(r#"{{"dominant":"queue_wait","share_percent":"{share}","investigate":null}}"#);
+        let a = |share: &str| {
+            format!(r#"{{"dominant":"queue_wait","share_percent":"{share}","investigate":null}}"#)
+        };
         // As format 1 stored it: padding before an answer to a later row.
         check_upgrade(
-            &format!(r#"{{"answers":[{{}},{},{{}},{}],"checked":null,"attempts":0,"revealed":false,"changed_ms":7}}"#, a("96.9"), a("60.6")),
+            &format!(
+                r#"{{"answers":[{{}},{},{{}},{}],"checked":null,"attempts":0,"revealed":false,"changed_ms":7}}"#,
+                a("96.9"),
+                a("60.6")
+            ),
             &h,
             &[("H2", "96.9"), ("H4", "60.6")],
             None,
         );
         check_upgrade(
-            &format!(r#"{{"answers":[{}],"checked":[{},{}],"attempts":2,"revealed":true,"changed_ms":9}}"#, a("20"), a("21"), a("96.9")),
+            &format!(
+                r#"{{"answers":[{}],"checked":[{},{}],"attempts":2,"revealed":true,"changed_ms":9}}"#,
+                a("20"),
+                a("21"),
+                a("96.9")
+            ),
             &h,
             &[("H1", "20")],
             Some(&[("H1", "21"), ("H2", "96.9")]),
         );
         // An answer at a position the exercise no longer has is kept.
-        check_upgrade(&format!(r#"{{"answers":[{},{}]}}"#, a("1"), a("2")), &["H1"], &[("#2", "2"), ("H1", "1")], None);
+        check_upgrade(
+            &format!(r#"{{"answers":[{},{}]}}"#, a("1"), a("2")),
+            &["H1"],
+            &[("#2", "2"), ("H1", "1")],
+            None,
+        );
         check_upgrade("{}", &h, &[], None);
         let value = serde_json::json!({"answers": "not a list"});
         assert!(TraceWork::upgrade(1, value, &ids(&h)).is_err());
         assert!(TraceWork::upgrade(0, serde_json::json!({}), &ids(&h)).is_err());
-        let old = serde_json::json!({"answers": [], "attempts": 3, "revealed": true, "changed_ms": 42});
+        let old =
+            serde_json::json!({"answers": [], "attempts": 3, "revealed": true, "changed_ms": 42});
         let got = TraceWork::upgrade(1, old, &ids(&h)).ok();
-        assert_eq!(got.map(|w| (w.attempts, w.revealed, w.changed_ms)), Some((3, true, 42)));
+        assert_eq!(
+            got.map(|w| (w.attempts, w.revealed, w.changed_ms)),
+            Some((3, true, 42))
+        );
     }
 }

@@ -26,8 +26,8 @@
 //! padding) by hand, within [`MAX_URL_CHARS`]. Nothing here reads files or
 //! fetches `src=` paths; the app does, and passes the text in.
 
-use crate::content::{ConfigExercise, TraceExercise};
 use crate::content::validate::{validate_config_exercise, validate_trace_exercise, ContentProblem};
+use crate::content::{ConfigExercise, TraceExercise};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -62,8 +62,15 @@ pub struct AuthoredExercise {
 
 impl AuthoredExercise {
     /// A file holding these exercises.
-    pub fn new(trace_exercise: Option<TraceExercise>, config_exercise: Option<ConfigExercise>) -> AuthoredExercise {
-        AuthoredExercise { schema: SCHEMA_ID.to_owned(), trace_exercise, config_exercise }
+    pub fn new(
+        trace_exercise: Option<TraceExercise>,
+        config_exercise: Option<ConfigExercise>,
+    ) -> AuthoredExercise {
+        AuthoredExercise {
+            schema: SCHEMA_ID.to_owned(),
+            trace_exercise,
+            config_exercise,
+        }
     }
 
     /// The file as compact JSON.
@@ -77,7 +84,10 @@ impl AuthoredExercise {
     /// the same content does not change it. Not a security measure: it only
     /// keeps learners' stored answers for different content apart.
     pub fn content_hash(&self) -> String {
-        format!("{:016x}", crate::fingerprint::fnv1a64(self.to_json().as_bytes()))
+        format!(
+            "{:016x}",
+            crate::fingerprint::fnv1a64(self.to_json().as_bytes())
+        )
     }
 
     /// The file with each exercise's id made unique to this content:
@@ -101,8 +111,15 @@ impl AuthoredExercise {
 }
 
 fn problem(path: &str, message: impl Into<String>) -> ContentProblem {
-    let path = if path.is_empty() { FILE_PATH.to_owned() } else { path.to_owned() };
-    ContentProblem { path, message: message.into() }
+    let path = if path.is_empty() {
+        FILE_PATH.to_owned()
+    } else {
+        path.to_owned()
+    };
+    ContentProblem {
+        path,
+        message: message.into(),
+    }
 }
 
 /// Reads an authored file: JSON, then the schema, then the stated answers
@@ -110,23 +127,51 @@ fn problem(path: &str, message: impl Into<String>) -> ContentProblem {
 /// returned, each with its path.
 pub fn parse_authored(text: &str) -> Result<AuthoredExercise, Vec<ContentProblem>> {
     if text.len() > MAX_FILE_BYTES {
-        return Err(vec![problem("", format!("the file is {} bytes; the limit is {MAX_FILE_BYTES}", text.len()))]);
+        return Err(vec![problem(
+            "",
+            format!(
+                "the file is {} bytes; the limit is {MAX_FILE_BYTES}",
+                text.len()
+            ),
+        )]);
     }
     let value: Value = serde_json::from_str(text.trim_start_matches('\u{FEFF}')).map_err(|e| {
         let what = match e.classify() {
-            serde_json::error::Category::Eof => "the file ends too early (a bracket or quote is not closed)".to_owned(),
-            _ => e.to_string().split(" at line").next().unwrap_or("").to_owned(),
+            serde_json::error::Category::Eof => {
+                "the file ends too early (a bracket or quote is not closed)".to_owned()
+            }
+            _ => e
+                .to_string()
+                .split(" at line")
+                .next()
+                .unwrap_or("")
+                .to_owned(),
         };
-        vec![problem("", format!("not valid JSON at line {}, column {}: {what}", e.line(), e.column()))]
+        vec![problem(
+            "",
+            format!(
+                "not valid JSON at line {}, column {}: {what}",
+                e.line(),
+                e.column()
+            ),
+        )]
     })?;
     let schema = compiled_schema().map_err(|e| vec![problem("", e)])?;
     let mut problems = Vec::new();
-    Walker { root: schema, problems: &mut problems }.walk(&value, schema, "");
+    Walker {
+        root: schema,
+        problems: &mut problems,
+    }
+    .walk(&value, schema, "");
     if !problems.is_empty() {
         return Err(problems);
     }
-    let file: AuthoredExercise =
-        serde_json::from_value(value).map_err(|e| vec![problem("", format!("the file does not read as an exercise: {e}"))])?;
+    let file: AuthoredExercise = serde_json::from_value(value).map_err(|e| {
+        vec![problem(
+            "",
+            format!("the file does not read as an exercise: {e}"),
+        )]
+    })?;
     let mut problems = Vec::new();
     if let Some(x) = &file.trace_exercise {
         problems.extend(validate_trace_exercise(x));
@@ -145,7 +190,10 @@ pub fn parse_authored(text: &str) -> Result<AuthoredExercise, Vec<ContentProblem
 fn compiled_schema() -> Result<&'static Value, String> {
     static SCHEMA: OnceLock<Result<Value, String>> = OnceLock::new();
     SCHEMA
-        .get_or_init(|| serde_json::from_str(SCHEMA_TEXT).map_err(|e| format!("the built-in schema does not parse: {e}")))
+        .get_or_init(|| {
+            serde_json::from_str(SCHEMA_TEXT)
+                .map_err(|e| format!("the built-in schema does not parse: {e}"))
+        })
         .as_ref()
         .map_err(Clone::clone)
 }
@@ -203,7 +251,11 @@ fn join(path: &str, key: &str) -> String {
 }
 
 fn text_list(values: &[Value]) -> String {
-    values.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect::<Vec<_>>().join(", ")
+    values
+        .iter()
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Walker<'_> {
@@ -214,8 +266,12 @@ impl Walker<'_> {
     /// Follows `$ref` chains (local `#/$defs/…` only), at most a few deep.
     fn resolve(&self, mut schema: &'static Value) -> &'static Value {
         for _ in 0..8 {
-            let Some(r) = schema.get("$ref").and_then(Value::as_str) else { break };
-            let Some(name) = r.strip_prefix("#/$defs/") else { break };
+            let Some(r) = schema.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            let Some(name) = r.strip_prefix("#/$defs/") else {
+                break;
+            };
             match self.root.get("$defs").and_then(|d| d.get(name)) {
                 Some(target) => schema = target,
                 None => break,
@@ -235,7 +291,10 @@ impl Walker<'_> {
         }
         if let Some(Value::Array(options)) = schema.get("enum") {
             if !options.contains(v) {
-                self.add(path, format!("{} is not one of: {}", describe(v), text_list(options)));
+                self.add(
+                    path,
+                    format!("{} is not one of: {}", describe(v), text_list(options)),
+                );
             }
             return;
         }
@@ -251,7 +310,10 @@ impl Walker<'_> {
             };
             if !types.iter().any(|t| has_type(v, t)) {
                 let words: Vec<&str> = types.iter().map(|t| type_word(t)).collect();
-                self.add(path, format!("expected {}, found {}", words.join(" or "), describe(v)));
+                self.add(
+                    path,
+                    format!("expected {}, found {}", words.join(" or "), describe(v)),
+                );
                 return;
             }
         }
@@ -283,7 +345,10 @@ impl Walker<'_> {
     }
 
     fn number(&mut self, n: &serde_json::Number, schema: &'static Value, path: &str) {
-        let as_int: Option<i128> = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
+        let as_int: Option<i128> = n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from));
         let range = match schema.get("format").and_then(Value::as_str) {
             Some("int64") => Some((i128::from(i64::MIN), i128::from(i64::MAX))),
             Some("uint64") => Some((0, i128::from(u64::MAX))),
@@ -331,11 +396,16 @@ impl Walker<'_> {
             match props.and_then(|p| p.get(key)) {
                 Some(s) => self.walk(value, s, &join(path, key)),
                 None if closed => {
-                    let mut known: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+                    let mut known: Vec<&str> = props
+                        .map(|p| p.keys().map(String::as_str).collect())
+                        .unwrap_or_default();
                     known.sort_unstable();
                     self.add(
                         &join(path, key),
-                        format!("\"{key}\" is not a field here; check its spelling (fields: {})", known.join(", ")),
+                        format!(
+                            "\"{key}\" is not a field here; check its spelling (fields: {})",
+                            known.join(", ")
+                        ),
                     );
                 }
                 None => {}
@@ -347,19 +417,40 @@ impl Walker<'_> {
     fn one_of(&mut self, v: &Value, branches: &'static [Value], path: &str) {
         let kinds: Vec<Value> = branches
             .iter()
-            .filter_map(|b| self.resolve(b).get("properties")?.get("kind")?.get("const").cloned())
+            .filter_map(|b| {
+                self.resolve(b)
+                    .get("properties")?
+                    .get("kind")?
+                    .get("const")
+                    .cloned()
+            })
             .collect();
         let Some(map) = v.as_object() else {
-            self.add(path, format!("expected {}, found {}", type_word("object"), describe(v)));
+            self.add(
+                path,
+                format!("expected {}, found {}", type_word("object"), describe(v)),
+            );
             return;
         };
         let Some(kind) = map.get("kind") else {
-            self.add(&join(path, "kind"), format!("missing: say which kind ({})", text_list(&kinds)));
+            self.add(
+                &join(path, "kind"),
+                format!("missing: say which kind ({})", text_list(&kinds)),
+            );
             return;
         };
-        match branches.iter().find(|b| self.resolve(b).get("properties").and_then(|p| p.get("kind")).and_then(|k| k.get("const")) == Some(kind)) {
+        match branches.iter().find(|b| {
+            self.resolve(b)
+                .get("properties")
+                .and_then(|p| p.get("kind"))
+                .and_then(|k| k.get("const"))
+                == Some(kind)
+        }) {
             Some(branch) => self.walk(v, branch, path),
-            None => self.add(&join(path, "kind"), format!("{} is not one of: {}", describe(kind), text_list(&kinds))),
+            None => self.add(
+                &join(path, "kind"),
+                format!("{} is not one of: {}", describe(kind), text_list(&kinds)),
+            ),
         }
     }
 }
@@ -463,7 +554,10 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, UrlContentError> {
 pub fn encode_for_url(file: &AuthoredExercise) -> Result<String, UrlContentError> {
     let encoded = base64url_encode(file.to_json().as_bytes());
     if encoded.len() > MAX_URL_CHARS {
-        return Err(UrlContentError::TooLarge { chars: encoded.len(), limit: MAX_URL_CHARS });
+        return Err(UrlContentError::TooLarge {
+            chars: encoded.len(),
+            limit: MAX_URL_CHARS,
+        });
     }
     Ok(encoded)
 }
@@ -472,7 +566,10 @@ pub fn encode_for_url(file: &AuthoredExercise) -> Result<String, UrlContentError
 /// [`parse_authored`]).
 pub fn decode_from_url(encoded: &str) -> Result<String, UrlContentError> {
     if encoded.len() > MAX_URL_CHARS {
-        return Err(UrlContentError::TooLarge { chars: encoded.len(), limit: MAX_URL_CHARS });
+        return Err(UrlContentError::TooLarge {
+            chars: encoded.len(),
+            limit: MAX_URL_CHARS,
+        });
     }
     String::from_utf8(base64url_decode(encoded)?).map_err(|_| UrlContentError::NotText)
 }
@@ -507,7 +604,10 @@ mod tests {
         assert_eq!(compact.content_hash(), hash);
         let keyed = file.keyed();
         let trace_id = keyed.trace_exercise.as_ref().map(|x| x.id.clone()).unwrap();
-        assert_eq!(trace_id, format!("authored-review-bot-trace-{}", &hash[..8]));
+        assert_eq!(
+            trace_id,
+            format!("authored-review-bot-trace-{}", &hash[..8])
+        );
         // Any change, however small, moves the key.
         let mut changed = file.clone();
         if let Some(x) = changed.trace_exercise.as_mut() {
@@ -515,7 +615,10 @@ mod tests {
         }
         assert_ne!(changed.content_hash(), hash);
         assert_ne!(changed.keyed().trace_exercise.map(|x| x.id), Some(trace_id));
-        assert_eq!(AuthoredExercise::new(None, None).content_hash(), AuthoredExercise::new(None, None).content_hash());
+        assert_eq!(
+            AuthoredExercise::new(None, None).content_hash(),
+            AuthoredExercise::new(None, None).content_hash()
+        );
     }
 
     #[test]
@@ -529,21 +632,41 @@ mod tests {
         check_b64(b"foobar", "Zm9vYmFy");
         check_b64(&[0xfb, 0xff, 0xfe], "-__-");
         assert_eq!(base64url_decode("Zm9vYg=="), Ok(b"foob".to_vec()));
-        assert_eq!(base64url_decode("Zm9v+g"), Err(UrlContentError::BadCharacter { at: 4 }));
+        assert_eq!(
+            base64url_decode("Zm9v+g"),
+            Err(UrlContentError::BadCharacter { at: 4 })
+        );
         assert_eq!(base64url_decode("Zm9vY"), Err(UrlContentError::BadLength));
-        assert_eq!(base64url_decode("Zg==="), Err(UrlContentError::BadCharacter { at: 4 }));
+        assert_eq!(
+            base64url_decode("Zg==="),
+            Err(UrlContentError::BadCharacter { at: 4 })
+        );
         assert_eq!(decode_from_url("_w"), Err(UrlContentError::NotText));
-        assert_eq!(decode_from_url(&"A".repeat(MAX_URL_CHARS + 4)), Err(UrlContentError::TooLarge { chars: MAX_URL_CHARS + 4, limit: MAX_URL_CHARS }));
+        assert_eq!(
+            decode_from_url(&"A".repeat(MAX_URL_CHARS + 4)),
+            Err(UrlContentError::TooLarge {
+                chars: MAX_URL_CHARS + 4,
+                limit: MAX_URL_CHARS
+            })
+        );
     }
 
     fn paths(text: &str) -> Vec<String> {
-        parse_authored(text).err().unwrap_or_default().into_iter().map(|p| format!("{}: {}", p.path, p.message)).collect()
+        parse_authored(text)
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| format!("{}: {}", p.path, p.message))
+            .collect()
     }
 
     #[test]
     fn structure_errors_have_paths() {
         assert_eq!(paths("{"), vec!["(file): not valid JSON at line 1, column 1: the file ends too early (a bracket or quote is not closed)"]);
-        assert_eq!(paths("[]"), vec!["(file): expected an object { … }, found a list"]);
+        assert_eq!(
+            paths("[]"),
+            vec!["(file): expected an object { … }, found a list"]
+        );
         assert_eq!(
             paths(r#"{"schema": "v0", "extra": 1}"#),
             vec![
@@ -618,14 +741,22 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(|n| json!(n)),
-            any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|n| json!(n)),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|n| json!(n)),
             "[a-z_]{0,8}".prop_map(Value::String),
         ];
         leaf.prop_recursive(4, 32, 6, |inner| {
             prop_oneof![
                 proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
                 proptest::collection::btree_map(
-                    prop_oneof![Just("id".to_owned()), Just("kind".to_owned()), Just("requests".to_owned()), Just("need".to_owned()), "[a-z_]{1,6}"],
+                    prop_oneof![
+                        Just("id".to_owned()),
+                        Just("kind".to_owned()),
+                        Just("requests".to_owned()),
+                        Just("need".to_owned()),
+                        "[a-z_]{1,6}"
+                    ],
                     inner,
                     0..5
                 )

@@ -76,13 +76,26 @@ impl SecondOpinion {
     /// A second opinion from `model` with `scores`, recording as adopted
     /// only those of `adopted` where the learner's saved score still equals
     /// the AI's (a dimension changed again after adopting is the learner's).
-    pub fn new(model: &str, scores: BTreeMap<String, u8>, adopted: &BTreeSet<String>, own: &RubricScore) -> SecondOpinion {
+    pub fn new(
+        model: &str,
+        scores: BTreeMap<String, u8>,
+        adopted: &BTreeSet<String>,
+        own: &RubricScore,
+    ) -> SecondOpinion {
         let adopted = adopted
             .iter()
-            .filter(|d| scores.get(d.as_str()).is_some_and(|&ai| own.get(d) == Some(ai)))
+            .filter(|d| {
+                scores
+                    .get(d.as_str())
+                    .is_some_and(|&ai| own.get(d) == Some(ai))
+            })
             .cloned()
             .collect();
-        SecondOpinion { model: model.trim().to_owned(), scores, adopted }
+        SecondOpinion {
+            model: model.trim().to_owned(),
+            scores,
+            adopted,
+        }
     }
 
     /// The sum of the AI's scores.
@@ -116,19 +129,40 @@ impl fmt::Display for EntryGap {
 
 impl Entry {
     /// A new entry for `score` against `rubric`, saved at `saved_at_ms`.
-    pub fn new(saved_at_ms: i64, score: &RubricScore, rubric: &Rubric, hints_used: u32, answer_chars: u32) -> Entry {
+    pub fn new(
+        saved_at_ms: i64,
+        score: &RubricScore,
+        rubric: &Rubric,
+        hints_used: u32,
+        answer_chars: u32,
+    ) -> Entry {
         let readiness = score.assess(rubric);
         let scores = score.scores.clone();
         let total = scores.values().map(|&s| u32::from(s)).sum();
         let (hints_used, answer_chars) = (Some(hints_used), Some(answer_chars));
         let id = entry_id(saved_at_ms, &scores, hints_used, answer_chars);
-        Entry { id, saved_at_ms, scores, total, ready: readiness.ready(), hints_used, answer_chars, second_opinion: None }
+        Entry {
+            id,
+            saved_at_ms,
+            scores,
+            total,
+            ready: readiness.ready(),
+            hints_used,
+            answer_chars,
+            second_opinion: None,
+        }
     }
 
     /// This entry with a second opinion attached, and its id derived again
     /// so that it covers the AI's scores too.
     pub fn with_second_opinion(mut self, opinion: SecondOpinion) -> Entry {
-        self.id = entry_id_with(self.saved_at_ms, &self.scores, self.hints_used, self.answer_chars, Some(&opinion));
+        self.id = entry_id_with(
+            self.saved_at_ms,
+            &self.scores,
+            self.hints_used,
+            self.answer_chars,
+            Some(&opinion),
+        );
         self.second_opinion = Some(opinion);
         self
     }
@@ -146,14 +180,22 @@ impl Entry {
             .filter(|(d, _)| !ai.adopted.contains(d.as_str()))
             .filter_map(|(d, &a)| Some(i32::from(a) - i32::from(*self.scores.get(d)?)))
             .collect();
-        (!pairs.is_empty()).then(|| EntryGap { gap: pairs.iter().sum(), compared: pairs.len() })
+        (!pairs.is_empty()).then(|| EntryGap {
+            gap: pairs.iter().sum(),
+            compared: pairs.len(),
+        })
     }
 }
 
 /// An id from the save time and content: `s<ms>-<16 hex digits>`, where the
 /// hex is FNV-1a 64 over the scores (sorted by id), hints and answer length.
 /// The same save always gets the same id, on any machine.
-pub fn entry_id(saved_at_ms: i64, scores: &BTreeMap<String, u8>, hints_used: Option<u32>, answer_chars: Option<u32>) -> String {
+pub fn entry_id(
+    saved_at_ms: i64,
+    scores: &BTreeMap<String, u8>,
+    hints_used: Option<u32>,
+    answer_chars: Option<u32>,
+) -> String {
     entry_id_with(saved_at_ms, scores, hints_used, answer_chars, None)
 }
 
@@ -205,11 +247,17 @@ pub enum HistoryError {
     /// Written by a newer version of the app than this one.
     FutureVersion { found: u64, supported: u64 },
     /// A score outside 0..=2.
-    ScoreOutOfRange { entry: usize, error: ScoreOutOfRange },
+    ScoreOutOfRange {
+        entry: usize,
+        error: ScoreOutOfRange,
+    },
     /// A stated total that is not the sum of the scores.
     TotalMismatch { entry: usize, stated: u32, sum: u32 },
     /// An AI score outside 0..=2.
-    AiScoreOutOfRange { entry: usize, error: ScoreOutOfRange },
+    AiScoreOutOfRange {
+        entry: usize,
+        error: ScoreOutOfRange,
+    },
     /// A dimension marked adopted that the AI did not score.
     AdoptedUnscored { entry: usize, dimension: String },
 }
@@ -303,13 +351,21 @@ struct V3Entry {
 /// checks every score and total. Never panics.
 pub fn parse(json: &str) -> Result<History, HistoryError> {
     let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| HistoryError::NotJson { detail: e.to_string() })?;
+        serde_json::from_str(json).map_err(|e| HistoryError::NotJson {
+            detail: e.to_string(),
+        })?;
     let version = value
         .get("schema_version")
-        .ok_or_else(|| HistoryError::WrongShape { detail: "no schema_version".into() })?
+        .ok_or_else(|| HistoryError::WrongShape {
+            detail: "no schema_version".into(),
+        })?
         .as_u64()
-        .ok_or_else(|| HistoryError::WrongShape { detail: "schema_version is not a whole number".into() })?;
-    let shape = |e: serde_json::Error| HistoryError::WrongShape { detail: e.to_string() };
+        .ok_or_else(|| HistoryError::WrongShape {
+            detail: "schema_version is not a whole number".into(),
+        })?;
+    let shape = |e: serde_json::Error| HistoryError::WrongShape {
+        detail: e.to_string(),
+    };
     let entries = match version {
         1 => migrate_v1(serde_json::from_value::<V1>(value).map_err(shape)?),
         2 => migrate_v2(serde_json::from_value::<V2>(value).map_err(shape)?),
@@ -328,29 +384,55 @@ pub fn parse(json: &str) -> Result<History, HistoryError> {
                 second_opinion: e.second_opinion,
             })
             .collect(),
-        v if v > SCHEMA_VERSION => return Err(HistoryError::FutureVersion { found: v, supported: SCHEMA_VERSION }),
-        v => return Err(HistoryError::WrongShape { detail: format!("unknown schema_version {v}") }),
+        v if v > SCHEMA_VERSION => {
+            return Err(HistoryError::FutureVersion {
+                found: v,
+                supported: SCHEMA_VERSION,
+            })
+        }
+        v => {
+            return Err(HistoryError::WrongShape {
+                detail: format!("unknown schema_version {v}"),
+            })
+        }
     };
     for (i, e) in entries.iter().enumerate() {
         if let Some((d, &s)) = e.scores.iter().find(|(_, &s)| s > MAX_SCORE) {
             return Err(HistoryError::ScoreOutOfRange {
                 entry: i,
-                error: ScoreOutOfRange { dimension: d.clone(), score: u64::from(s) },
+                error: ScoreOutOfRange {
+                    dimension: d.clone(),
+                    score: u64::from(s),
+                },
             });
         }
         let sum: u32 = e.scores.values().map(|&s| u32::from(s)).sum();
         if sum != e.total {
-            return Err(HistoryError::TotalMismatch { entry: i, stated: e.total, sum });
+            return Err(HistoryError::TotalMismatch {
+                entry: i,
+                stated: e.total,
+                sum,
+            });
         }
         if let Some(o) = &e.second_opinion {
             if let Some((d, &s)) = o.scores.iter().find(|(_, &s)| s > MAX_SCORE) {
                 return Err(HistoryError::AiScoreOutOfRange {
                     entry: i,
-                    error: ScoreOutOfRange { dimension: d.clone(), score: u64::from(s) },
+                    error: ScoreOutOfRange {
+                        dimension: d.clone(),
+                        score: u64::from(s),
+                    },
                 });
             }
-            if let Some(d) = o.adopted.iter().find(|d| !o.scores.contains_key(d.as_str())) {
-                return Err(HistoryError::AdoptedUnscored { entry: i, dimension: d.clone() });
+            if let Some(d) = o
+                .adopted
+                .iter()
+                .find(|d| !o.scores.contains_key(d.as_str()))
+            {
+                return Err(HistoryError::AdoptedUnscored {
+                    entry: i,
+                    dimension: d.clone(),
+                });
             }
         }
     }
@@ -394,9 +476,16 @@ fn migrate_v2(v2: V2) -> Vec<Entry> {
 /// Newest first (ties by id, so the order is the same everywhere), each id
 /// once: the first seen wins.
 fn normalise(mut entries: Vec<Entry>) -> History {
-    entries.sort_by(|a, b| b.saved_at_ms.cmp(&a.saved_at_ms).then_with(|| a.id.cmp(&b.id)));
+    entries.sort_by(|a, b| {
+        b.saved_at_ms
+            .cmp(&a.saved_at_ms)
+            .then_with(|| a.id.cmp(&b.id))
+    });
     entries.dedup_by(|later, earlier| later.id == earlier.id);
-    History { schema_version: SCHEMA_VERSION, entries }
+    History {
+        schema_version: SCHEMA_VERSION,
+        entries,
+    }
 }
 
 /// Every entry of both histories exactly once, newest first. Merging is
@@ -441,7 +530,13 @@ fn direction(from: u32, to: u32) -> Direction {
 
 impl fmt::Display for Trend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Trend { first, latest, previous, overall, .. } = *self;
+        let Trend {
+            first,
+            latest,
+            previous,
+            overall,
+            ..
+        } = *self;
         let n = self.entries;
         match overall {
             Direction::Up => write!(f, "Up from {first} to {latest} over {n} saved scores")?,
@@ -465,7 +560,10 @@ impl Default for History {
 impl History {
     /// An empty history in the current version.
     pub fn new() -> History {
-        History { schema_version: SCHEMA_VERSION, entries: Vec::new() }
+        History {
+            schema_version: SCHEMA_VERSION,
+            entries: Vec::new(),
+        }
     }
 
     /// Adds an entry, keeping newest first and each id once.
@@ -484,15 +582,23 @@ impl History {
 
     /// The JSON the app stores, in the current version.
     pub fn to_json(&self) -> String {
-        let current = History { schema_version: SCHEMA_VERSION, entries: self.entries.clone() };
-        serde_json::to_string(&current).unwrap_or_else(|_| format!("{{\"schema_version\":{SCHEMA_VERSION},\"entries\":[]}}"))
+        let current = History {
+            schema_version: SCHEMA_VERSION,
+            entries: self.entries.clone(),
+        };
+        serde_json::to_string(&current)
+            .unwrap_or_else(|_| format!("{{\"schema_version\":{SCHEMA_VERSION},\"entries\":[]}}"))
     }
 
     /// How the self-versus-AI gap moved, oldest to newest, over entries with
     /// a comparable second opinion; `None` when there is none.
     pub fn gap_trend(&self) -> Option<GapTrend> {
         let gaps: Vec<EntryGap> = self.entries.iter().filter_map(Entry::gap).collect();
-        Some(GapTrend { entries: gaps.len(), first: *gaps.last()?, latest: *gaps.first()? })
+        Some(GapTrend {
+            entries: gaps.len(),
+            first: *gaps.last()?,
+            latest: *gaps.first()?,
+        })
     }
 
     /// How the totals moved, oldest to newest; `None` with fewer than two.
@@ -527,9 +633,16 @@ impl fmt::Display for GapTrend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (first, latest) = (self.first, self.latest);
         if self.entries == 1 {
-            return write!(f, "One saved score has an AI second opinion: you scored yourself {latest}");
+            return write!(
+                f,
+                "One saved score has an AI second opinion: you scored yourself {latest}"
+            );
         }
-        write!(f, "Over {} saved scores with an AI second opinion, you went from {first} to {latest}", self.entries)?;
+        write!(
+            f,
+            "Over {} saved scores with an AI second opinion, you went from {first} to {latest}",
+            self.entries
+        )?;
         match latest.gap.unsigned_abs().cmp(&first.gap.unsigned_abs()) {
             std::cmp::Ordering::Less => f.write_str(": closer to the AI"),
             std::cmp::Ordering::Greater => f.write_str(": further from the AI"),
@@ -562,7 +675,13 @@ pub struct SavedScores {
 
 impl SavedScores {
     fn stamp(&self, id: &str, now_ms: i64) -> i64 {
-        let last = self.removed.get(id).into_iter().chain(self.added.get(id)).copied().max();
+        let last = self
+            .removed
+            .get(id)
+            .into_iter()
+            .chain(self.added.get(id))
+            .copied()
+            .max();
         last.map_or(now_ms, |l| now_ms.max(l.saturating_add(1)))
     }
 
@@ -612,19 +731,27 @@ impl SavedScores {
         let latest = |a: &BTreeMap<String, i64>, b: &BTreeMap<String, i64>| {
             let mut out = a.clone();
             for (id, &t) in b {
-                out.entry(id.clone()).and_modify(|v| *v = (*v).max(t)).or_insert(t);
+                out.entry(id.clone())
+                    .and_modify(|v| *v = (*v).max(t))
+                    .or_insert(t);
             }
             out
         };
         let removed = latest(&mine.removed, &theirs.removed);
         let added = latest(&mine.added, &theirs.added);
         let mut history = merge(&mine.history, &theirs.history);
-        history.entries.retain(|e| match (removed.get(&e.id), added.get(&e.id)) {
-            (Some(r), Some(a)) => a > r,
-            (Some(_), None) => false,
-            (None, _) => true,
-        });
-        SavedScores { history, removed, added }
+        history
+            .entries
+            .retain(|e| match (removed.get(&e.id), added.get(&e.id)) {
+                (Some(r), Some(a)) => a > r,
+                (Some(_), None) => false,
+                (None, _) => true,
+            });
+        SavedScores {
+            history,
+            removed,
+            added,
+        }
     }
 }
 
@@ -645,8 +772,14 @@ mod tests {
     /// Parses `json` and checks the error's message, or the entries' totals
     /// newest first when it parses.
     fn check(json: &str, expected: Result<&[u32], &str>) {
-        let got = parse(json).map(|h| h.entries.iter().map(|e| e.total).collect::<Vec<_>>()).map_err(|e| e.to_string());
-        assert_eq!(got.as_ref().map(Vec::as_slice).map_err(String::as_str), expected, "{json}");
+        let got = parse(json)
+            .map(|h| h.entries.iter().map(|e| e.total).collect::<Vec<_>>())
+            .map_err(|e| e.to_string());
+        assert_eq!(
+            got.as_ref().map(Vec::as_slice).map_err(String::as_str),
+            expected,
+            "{json}"
+        );
     }
 
     #[test]
@@ -655,17 +788,27 @@ mod tests {
         h.add(entry(1_000, [1, 1, 1, 1, 1], 0));
         h.add(entry(3_000, [2, 2, 2, 1, 1], 2));
         h.add(entry(2_000, [0, 2, 2, 2, 2], 1));
-        assert_eq!(h.entries.iter().map(|e| e.saved_at_ms).collect::<Vec<_>>(), [3_000, 2_000, 1_000]);
+        assert_eq!(
+            h.entries.iter().map(|e| e.saved_at_ms).collect::<Vec<_>>(),
+            [3_000, 2_000, 1_000]
+        );
         assert_eq!(parse(&h.to_json()), Ok(h.clone()));
         let e = &h.entries[1];
         assert_eq!((e.total, e.ready), (8, false), "8 with a 0 on the gate");
         assert!(h.entries[0].ready);
-        assert_eq!(h.trend().unwrap().to_string(), "Up from 5 to 8 over 3 saved scores");
+        assert_eq!(
+            h.trend().unwrap().to_string(),
+            "Up from 5 to 8 over 3 saved scores"
+        );
     }
 
     #[test]
     fn merge_keeps_each_entry_once() {
-        let (e1, e2, e3) = (entry(1_000, [1, 1, 1, 1, 1], 0), entry(2_000, [2, 1, 1, 1, 1], 0), entry(3_000, [2, 2, 1, 1, 1], 0));
+        let (e1, e2, e3) = (
+            entry(1_000, [1, 1, 1, 1, 1], 0),
+            entry(2_000, [2, 1, 1, 1, 1], 0),
+            entry(3_000, [2, 2, 1, 1, 1], 0),
+        );
         let mut a = History::new();
         a.add(e1.clone());
         a.add(e2.clone());
@@ -705,7 +848,10 @@ mod tests {
 
     #[test]
     fn a_delete_in_one_tab_holds_in_the_other() {
-        let (e1, e2) = (entry(1_000, [1, 1, 1, 1, 1], 0), entry(2_000, [2, 1, 1, 1, 1], 1));
+        let (e1, e2) = (
+            entry(1_000, [1, 1, 1, 1, 1], 0),
+            entry(2_000, [2, 1, 1, 1, 1], 1),
+        );
         let mut tab_a = SavedScores::default();
         tab_a.add(e1.clone(), 10);
         tab_a.add(e2.clone(), 20);
@@ -719,7 +865,11 @@ mod tests {
         // Undo in tab B after the delete: the later action wins again.
         tab_b = merged.clone();
         tab_b.add(e1.clone(), 25);
-        assert_eq!(ids(&SavedScores::merge(&tab_a, &tab_b)), [2_000, 1_000], "a clock behind still restores");
+        assert_eq!(
+            ids(&SavedScores::merge(&tab_a, &tab_b)),
+            [2_000, 1_000],
+            "a clock behind still restores"
+        );
         // Equal stamps from two tabs: the removal wins.
         let mut x = SavedScores::default();
         x.add(e1.clone(), 5);
@@ -750,23 +900,43 @@ mod tests {
             {"saved_at_ms":20,"scores":{"clocks":2,"memory":2},"total":4,"ready":false}]}"#;
         let h = parse(v1).unwrap();
         assert_eq!(h.schema_version, SCHEMA_VERSION);
-        assert_eq!(h.entries.iter().map(|e| e.saved_at_ms).collect::<Vec<_>>(), [20, 10]);
+        assert_eq!(
+            h.entries.iter().map(|e| e.saved_at_ms).collect::<Vec<_>>(),
+            [20, 10]
+        );
         assert_eq!(h.entries[0].hints_used, None);
-        assert_eq!(h.entries[0].id, entry_id(20, &h.entries[0].scores, None, None));
-        assert_eq!(parse(&h.to_json()), Ok(h.clone()), "a migrated history saves as the current version");
-        assert_eq!(merge(&h, &parse(v1).unwrap()), h, "migrating twice gives the same ids");
+        assert_eq!(
+            h.entries[0].id,
+            entry_id(20, &h.entries[0].scores, None, None)
+        );
+        assert_eq!(
+            parse(&h.to_json()),
+            Ok(h.clone()),
+            "a migrated history saves as the current version"
+        );
+        assert_eq!(
+            merge(&h, &parse(v1).unwrap()),
+            h,
+            "migrating twice gives the same ids"
+        );
     }
 
     #[test]
     fn errors_are_clear() {
         check("", Err("the saved scores are not readable JSON (EOF while parsing a value at line 1 column 0)"));
-        check("[1,2]", Err("the saved scores are not in the expected shape (no schema_version)"));
+        check(
+            "[1,2]",
+            Err("the saved scores are not in the expected shape (no schema_version)"),
+        );
         check(r#"{"schema_version":"2"}"#, Err("the saved scores are not in the expected shape (schema_version is not a whole number)"));
         check(
             r#"{"schema_version":4,"entries":[]}"#,
             Err("the saved scores come from a newer version of this page (format 4; this page reads up to 3); reload the page to update it"),
         );
-        check(r#"{"schema_version":0,"entries":[]}"#, Err("the saved scores are not in the expected shape (unknown schema_version 0)"));
+        check(
+            r#"{"schema_version":0,"entries":[]}"#,
+            Err("the saved scores are not in the expected shape (unknown schema_version 0)"),
+        );
         check(
             r#"{"schema_version":1,"entries":[{"saved_at_ms":1,"scores":{"clocks":7},"total":7,"ready":false}]}"#,
             Err("saved score 1: clocks scored 7; a dimension scores 0, 1 or 2"),
@@ -776,8 +946,14 @@ mod tests {
             Err("saved score 1: the total says 3 but the scores add up to 2"),
         );
         check(r#"{"schema_version":2,"entries":[]}"#, Ok(&[]));
-        assert!(matches!(parse(r#"{"schema_version":2,"entries":[{"id":1}]}"#), Err(HistoryError::WrongShape { .. })));
-        assert!(matches!(parse(r#"{"schema_version":2,"entries":[],"extra":1}"#), Err(HistoryError::WrongShape { .. })));
+        assert!(matches!(
+            parse(r#"{"schema_version":2,"entries":[{"id":1}]}"#),
+            Err(HistoryError::WrongShape { .. })
+        ));
+        assert!(matches!(
+            parse(r#"{"schema_version":2,"entries":[],"extra":1}"#),
+            Err(HistoryError::WrongShape { .. })
+        ));
         check(
             r#"{"schema_version":3,"entries":[{"id":"x","saved_at_ms":1,"scores":{"clocks":2},"total":2,"ready":false,
                 "hints_used":0,"answer_chars":5,"second_opinion":{"model":"m","scores":{"clocks":3},"adopted":[]}}]}"#,
@@ -786,7 +962,9 @@ mod tests {
         check(
             r#"{"schema_version":3,"entries":[{"id":"x","saved_at_ms":1,"scores":{"clocks":2},"total":2,"ready":false,
                 "hints_used":0,"answer_chars":5,"second_opinion":{"model":"m","scores":{"clocks":2},"adopted":["memory"]}}]}"#,
-            Err("saved score 1: memory is marked as taken from the AI, but the AI gave it no score"),
+            Err(
+                "saved score 1: memory is marked as taken from the AI, but the AI gave it no score",
+            ),
         );
         let deep = "[".repeat(10_000);
         assert!(matches!(parse(&deep), Err(HistoryError::NotJson { .. })));
@@ -794,9 +972,21 @@ mod tests {
 
     fn opinion(ai: [u8; 5], adopted: &[&str], own: &Entry) -> SecondOpinion {
         let r = rubric();
-        let scores: BTreeMap<String, u8> = r.dimensions.iter().zip(ai).map(|(d, v)| (d.id.clone(), v)).collect();
-        let own = RubricScore { scores: own.scores.clone() };
-        SecondOpinion::new(" gpt-test ", scores, &adopted.iter().map(|d| (*d).to_owned()).collect(), &own)
+        let scores: BTreeMap<String, u8> = r
+            .dimensions
+            .iter()
+            .zip(ai)
+            .map(|(d, v)| (d.id.clone(), v))
+            .collect();
+        let own = RubricScore {
+            scores: own.scores.clone(),
+        };
+        SecondOpinion::new(
+            " gpt-test ",
+            scores,
+            &adopted.iter().map(|d| (*d).to_owned()).collect(),
+            &own,
+        )
     }
 
     #[test]
@@ -805,17 +995,41 @@ mod tests {
         h.add(entry(1_000, [1, 1, 1, 1, 1], 0));
         h.add(entry(2_000, [2, 2, 1, 1, 1], 3));
         // The v2 text as the previous version of the app wrote it.
-        let v2 = h.to_json().replace("\"schema_version\":3", "\"schema_version\":2").replace(",\"second_opinion\":null", "");
-        assert!(v2.contains("\"schema_version\":2") && !v2.contains("second_opinion"), "{v2}");
+        let v2 = h
+            .to_json()
+            .replace("\"schema_version\":3", "\"schema_version\":2")
+            .replace(",\"second_opinion\":null", "");
+        assert!(
+            v2.contains("\"schema_version\":2") && !v2.contains("second_opinion"),
+            "{v2}"
+        );
         let migrated = parse(&v2).unwrap();
         assert_eq!(migrated, h, "same entries, same ids, no second opinion");
-        assert_eq!(merge(&migrated, &h), h, "a v2 export merges with the v3 copy without doubling");
+        assert_eq!(
+            merge(&migrated, &h),
+            h,
+            "a v2 export merges with the v3 copy without doubling"
+        );
         assert!(migrated.to_json().starts_with("{\"schema_version\":3,"));
         // A v2 file cannot smuggle in a v3 field, nor v3 an unknown one.
-        let smuggled = v2.replacen("\"answer_chars\"", "\"second_opinion\":null,\"answer_chars\"", 1);
-        assert!(matches!(parse(&smuggled), Err(HistoryError::WrongShape { .. })));
-        let keyed = h.to_json().replacen("\"answer_chars\"", "\"api_key\":\"sk-secret\",\"answer_chars\"", 1);
-        assert!(matches!(parse(&keyed), Err(HistoryError::WrongShape { .. })));
+        let smuggled = v2.replacen(
+            "\"answer_chars\"",
+            "\"second_opinion\":null,\"answer_chars\"",
+            1,
+        );
+        assert!(matches!(
+            parse(&smuggled),
+            Err(HistoryError::WrongShape { .. })
+        ));
+        let keyed = h.to_json().replacen(
+            "\"answer_chars\"",
+            "\"api_key\":\"sk-secret\",\"answer_chars\"",
+            1,
+        );
+        assert!(matches!(
+            parse(&keyed),
+            Err(HistoryError::WrongShape { .. })
+        ));
     }
 
     #[test]
@@ -825,7 +1039,10 @@ mod tests {
         let o = opinion([2, 2, 1, 1, 1], &["changes", "memory"], &own);
         // `changes` (own 1, AI 1) stays adopted; `memory` (own 0, AI 1) was
         // changed back after adopting, so it is the learner's own again.
-        assert_eq!(o.adopted.iter().map(String::as_str).collect::<Vec<_>>(), ["changes"]);
+        assert_eq!(
+            o.adopted.iter().map(String::as_str).collect::<Vec<_>>(),
+            ["changes"]
+        );
         assert_eq!((o.model.as_str(), o.total()), ("gpt-test", 7));
         let e = own.with_second_opinion(o.clone());
         assert_ne!(e.id, plain_id, "the id covers the AI's scores");
@@ -833,15 +1050,37 @@ mod tests {
         h.add(e.clone());
         let json = h.to_json();
         assert_eq!(parse(&json), Ok(h.clone()));
-        assert!(json.contains("\"second_opinion\":{\"model\":\"gpt-test\""), "{json}");
+        assert!(
+            json.contains("\"second_opinion\":{\"model\":\"gpt-test\""),
+            "{json}"
+        );
         // Every field name an export can hold, listed: none could carry a key.
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let entry_keys: Vec<&str> = v["entries"][0].as_object().unwrap().keys().map(String::as_str).collect();
+        let entry_keys: Vec<&str> = v["entries"][0]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         assert_eq!(
             entry_keys,
-            ["answer_chars", "hints_used", "id", "ready", "saved_at_ms", "scores", "second_opinion", "total"]
+            [
+                "answer_chars",
+                "hints_used",
+                "id",
+                "ready",
+                "saved_at_ms",
+                "scores",
+                "second_opinion",
+                "total"
+            ]
         );
-        let ai_keys: Vec<&str> = v["entries"][0]["second_opinion"].as_object().unwrap().keys().map(String::as_str).collect();
+        let ai_keys: Vec<&str> = v["entries"][0]["second_opinion"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         assert_eq!(ai_keys, ["adopted", "model", "scores"]);
     }
 

@@ -31,7 +31,11 @@ pub struct ScoreOutOfRange {
 
 impl fmt::Display for ScoreOutOfRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} scored {}; a dimension scores 0, 1 or 2", self.dimension, self.score)
+        write!(
+            f,
+            "{} scored {}; a dimension scores 0, 1 or 2",
+            self.dimension, self.score
+        )
     }
 }
 
@@ -49,7 +53,10 @@ impl RubricScore {
     /// Scores `dimension`, refusing anything above 2.
     pub fn set(&mut self, dimension: &str, score: u8) -> Result<(), ScoreOutOfRange> {
         if score > MAX_SCORE {
-            return Err(ScoreOutOfRange { dimension: dimension.to_owned(), score: u64::from(score) });
+            return Err(ScoreOutOfRange {
+                dimension: dimension.to_owned(),
+                score: u64::from(score),
+            });
         }
         self.scores.insert(dimension.to_owned(), score);
         Ok(())
@@ -66,7 +73,9 @@ impl RubricScore {
     }
 
     /// Scores as the content states them (the reference answer's).
-    pub fn from_dimension_scores(scores: &[DimensionScore]) -> Result<RubricScore, ScoreOutOfRange> {
+    pub fn from_dimension_scores(
+        scores: &[DimensionScore],
+    ) -> Result<RubricScore, ScoreOutOfRange> {
         let mut s = RubricScore::default();
         for d in scores {
             s.set(&d.dimension, d.score)?;
@@ -79,25 +88,41 @@ impl RubricScore {
         self.scores
             .iter()
             .find(|(_, &s)| s > MAX_SCORE)
-            .map(|(d, &s)| ScoreOutOfRange { dimension: d.clone(), score: u64::from(s) })
+            .map(|(d, &s)| ScoreOutOfRange {
+                dimension: d.clone(),
+                score: u64::from(s),
+            })
     }
 
     /// Sum over the rubric's dimensions (scores for other ids are ignored).
     pub fn total(&self, rubric: &Rubric) -> u32 {
-        rubric.dimensions.iter().filter_map(|d| self.get(&d.id)).map(|s| u32::from(s.min(MAX_SCORE))).sum()
+        rubric
+            .dimensions
+            .iter()
+            .filter_map(|d| self.get(&d.id))
+            .map(|s| u32::from(s.min(MAX_SCORE)))
+            .sum()
     }
 
     /// How many of the rubric's dimensions are scored.
     pub fn scored(&self, rubric: &Rubric) -> usize {
-        rubric.dimensions.iter().filter(|d| self.get(&d.id).is_some()).count()
+        rubric
+            .dimensions
+            .iter()
+            .filter(|d| self.get(&d.id).is_some())
+            .count()
     }
 
     /// The readiness verdict against `rubric`.
     pub fn assess(&self, rubric: &Rubric) -> Readiness {
         let total = self.total(rubric);
         let max = max_total(rubric);
-        let unscored: Vec<String> =
-            rubric.dimensions.iter().filter(|d| self.get(&d.id).is_none()).map(|d| d.title.clone()).collect();
+        let unscored: Vec<String> = rubric
+            .dimensions
+            .iter()
+            .filter(|d| self.get(&d.id).is_none())
+            .map(|d| d.title.clone())
+            .collect();
         let gate_title = rubric
             .dimensions
             .iter()
@@ -108,7 +133,10 @@ impl RubricScore {
         let verdict = if !unscored.is_empty() {
             ReadinessVerdict::Incomplete { unscored }
         } else if below || gate_zero {
-            ReadinessVerdict::NotReady { below_threshold: below, gate_zero: gate_zero.then_some(gate_title.clone()) }
+            ReadinessVerdict::NotReady {
+                below_threshold: below,
+                gate_zero: gate_zero.then_some(gate_title.clone()),
+            }
         } else {
             ReadinessVerdict::Ready
         };
@@ -134,7 +162,10 @@ pub enum ReadinessVerdict {
     Ready,
     /// Scored in full but not ready: below the threshold, or the gate
     /// dimension (named by title) scored 0, or both.
-    NotReady { below_threshold: bool, gate_zero: Option<String> },
+    NotReady {
+        below_threshold: bool,
+        gate_zero: Option<String>,
+    },
 }
 
 /// The readiness verdict with the numbers it rests on.
@@ -161,13 +192,19 @@ impl Readiness {
 
     /// "6 of 10 · Scored 4 of 5 dimensions".
     pub fn progress(&self) -> String {
-        format!("{} of {} · Scored {} of {} dimensions", self.total, self.max, self.scored, self.dimensions)
+        format!(
+            "{} of {} · Scored {} of {} dimensions",
+            self.total, self.max, self.scored, self.dimensions
+        )
     }
 
     /// The rule itself: "Ready at 8 of 10, with no 0 in Latency metrics from
     /// the trace".
     pub fn rule(&self) -> String {
-        format!("Ready at {} of {}, with no 0 in {}", self.ready_at, self.max, self.gate)
+        format!(
+            "Ready at {} of {}, with no 0 in {}",
+            self.ready_at, self.max, self.gate
+        )
     }
 }
 
@@ -179,18 +216,30 @@ impl fmt::Display for Readiness {
             ReadinessVerdict::Incomplete { unscored } => {
                 let n = unscored.len();
                 let dims = if n == 1 { "dimension" } else { "dimensions" };
-                write!(f, "{total} of {max} so far; score the {n} remaining {dims} ({}) to see readiness", unscored.join(", "))
+                write!(
+                    f,
+                    "{total} of {max} so far; score the {n} remaining {dims} ({}) to see readiness",
+                    unscored.join(", ")
+                )
             }
             ReadinessVerdict::Ready => write!(f, "{total} of {max}, with no 0 in {gate}: ready"),
-            ReadinessVerdict::NotReady { below_threshold: true, gate_zero: Some(g) } => write!(
+            ReadinessVerdict::NotReady {
+                below_threshold: true,
+                gate_zero: Some(g),
+            } => write!(
                 f,
                 "{total} of {max}, below the {ready_at} needed, and {g} scored 0, so not yet ready"
             ),
-            ReadinessVerdict::NotReady { gate_zero: Some(g), .. } => {
+            ReadinessVerdict::NotReady {
+                gate_zero: Some(g), ..
+            } => {
                 write!(f, "{total} of {max}, but {g} scored 0, so not yet ready")
             }
             ReadinessVerdict::NotReady { .. } => {
-                write!(f, "{total} of {max}, below the {ready_at} needed, so not yet ready")
+                write!(
+                    f,
+                    "{total} of {max}, below the {ready_at} needed, so not yet ready"
+                )
             }
         }
     }
@@ -238,15 +287,31 @@ pub(crate) mod tests {
 
     #[test]
     fn the_edges_of_readiness() {
-        check([Some(0), Some(2), Some(2), Some(2), Some(2)], "8 of 10, but Latency metrics from the trace scored 0, so not yet ready", false);
-        check([Some(1), Some(2), Some(2), Some(2), Some(1)], "8 of 10, with no 0 in Latency metrics from the trace: ready", true);
-        check([Some(2), Some(2), Some(2), Some(1), Some(0)], "7 of 10, below the 8 needed, so not yet ready", false);
+        check(
+            [Some(0), Some(2), Some(2), Some(2), Some(2)],
+            "8 of 10, but Latency metrics from the trace scored 0, so not yet ready",
+            false,
+        );
+        check(
+            [Some(1), Some(2), Some(2), Some(2), Some(1)],
+            "8 of 10, with no 0 in Latency metrics from the trace: ready",
+            true,
+        );
+        check(
+            [Some(2), Some(2), Some(2), Some(1), Some(0)],
+            "7 of 10, below the 8 needed, so not yet ready",
+            false,
+        );
         check(
             [Some(0), Some(2), Some(2), Some(2), Some(1)],
             "7 of 10, below the 8 needed, and Latency metrics from the trace scored 0, so not yet ready",
             false,
         );
-        check([Some(2), Some(2), Some(2), Some(2), Some(2)], "10 of 10, with no 0 in Latency metrics from the trace: ready", true);
+        check(
+            [Some(2), Some(2), Some(2), Some(2), Some(2)],
+            "10 of 10, with no 0 in Latency metrics from the trace: ready",
+            true,
+        );
         check(
             [Some(2), None, Some(2), None, Some(2)],
             "6 of 10 so far; score the 2 remaining dimensions (Clock boundaries, Memory and queueing) to see readiness",
@@ -258,21 +323,52 @@ pub(crate) mod tests {
     fn progress_rule_and_range() {
         let r = rubric();
         let mut s = RubricScore::default();
-        assert_eq!(s.assess(&r).progress(), "0 of 10 · Scored 0 of 5 dimensions");
-        assert_eq!(s.assess(&r).rule(), "Ready at 8 of 10, with no 0 in Latency metrics from the trace");
+        assert_eq!(
+            s.assess(&r).progress(),
+            "0 of 10 · Scored 0 of 5 dimensions"
+        );
+        assert_eq!(
+            s.assess(&r).rule(),
+            "Ready at 8 of 10, with no 0 in Latency metrics from the trace"
+        );
         assert_eq!(max_total(&r), 10);
         let mut three = r.clone();
         three.dimensions.truncate(3);
-        assert_eq!(max_total(&three), 6, "the maximum follows the rubric, not a literal 10");
-        assert_eq!(s.set("clocks", 3), Err(ScoreOutOfRange { dimension: "clocks".into(), score: 3 }));
+        assert_eq!(
+            max_total(&three),
+            6,
+            "the maximum follows the rubric, not a literal 10"
+        );
+        assert_eq!(
+            s.set("clocks", 3),
+            Err(ScoreOutOfRange {
+                dimension: "clocks".into(),
+                score: 3
+            })
+        );
         s.set("clocks", 2).unwrap();
         s.set("not_a_dimension", 2).unwrap();
-        assert_eq!((s.total(&r), s.scored(&r)), (2, 1), "unknown ids do not count");
+        assert_eq!(
+            (s.total(&r), s.scored(&r)),
+            (2, 1),
+            "unknown ids do not count"
+        );
         s.clear("clocks");
         assert_eq!(s.total(&r), 0);
-        let reference = [DimensionScore { dimension: "memory".into(), score: 2 }];
-        assert_eq!(RubricScore::from_dimension_scores(&reference).unwrap().get("memory"), Some(2));
+        let reference = [DimensionScore {
+            dimension: "memory".into(),
+            score: 2,
+        }];
+        assert_eq!(
+            RubricScore::from_dimension_scores(&reference)
+                .unwrap()
+                .get("memory"),
+            Some(2)
+        );
         let bad: RubricScore = serde_json::from_str(r#"{"clocks": 9}"#).unwrap();
-        assert_eq!(bad.out_of_range().map(|e| e.to_string()).as_deref(), Some("clocks scored 9; a dimension scores 0, 1 or 2"));
+        assert_eq!(
+            bad.out_of_range().map(|e| e.to_string()).as_deref(),
+            Some("clocks scored 9; a dimension scores 0, 1 or 2")
+        );
     }
 }

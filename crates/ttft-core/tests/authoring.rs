@@ -13,7 +13,9 @@
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use ttft_core::authoring::{decode_from_url, encode_for_url, load_from_url, parse_authored, AuthoredExercise, SCHEMA_TEXT};
+use ttft_core::authoring::{
+    decode_from_url, encode_for_url, load_from_url, parse_authored, AuthoredExercise, SCHEMA_TEXT,
+};
 use ttft_core::content::{ConfigExercise, TraceExercise};
 
 fn repo() -> PathBuf {
@@ -25,8 +27,10 @@ fn read(path: &str) -> String {
 }
 
 fn built_in() -> AuthoredExercise {
-    let trace: TraceExercise = toml::from_str(&read("content/trace_exercise.toml")).expect("trace exercise parses");
-    let config: ConfigExercise = toml::from_str(&read("content/config_exercise.toml")).expect("config exercise parses");
+    let trace: TraceExercise =
+        toml::from_str(&read("content/trace_exercise.toml")).expect("trace exercise parses");
+    let config: ConfigExercise =
+        toml::from_str(&read("content/config_exercise.toml")).expect("config exercise parses");
     AuthoredExercise::new(Some(trace), Some(config))
 }
 
@@ -46,7 +50,11 @@ fn the_valid_example_passes() {
     let file = parse_authored(&read("content/schema/examples/review-bot.json")).unwrap();
     let trace = file.trace_exercise.as_ref().unwrap();
     assert_eq!(trace.requests.len(), 3);
-    assert_ne!(Some(trace.id.clone()), built_in().trace_exercise.map(|t| t.id), "differs from the built-in content");
+    assert_ne!(
+        Some(trace.id.clone()),
+        built_in().trace_exercise.map(|t| t.id),
+        "differs from the built-in content"
+    );
 }
 
 #[test]
@@ -68,7 +76,8 @@ fn the_broken_example_names_every_error() {
 
 #[test]
 fn stated_answers_are_checked_against_the_split() {
-    let mut v: Value = serde_json::from_str(&read("content/schema/examples/review-bot.json")).unwrap();
+    let mut v: Value =
+        serde_json::from_str(&read("content/schema/examples/review-bot.json")).unwrap();
     v["trace_exercise"]["requests"][1]["answer"]["share_percent"] = Value::from(85.0);
     v["trace_exercise"]["requests"][2]["ttft_ms"] = Value::from(2600);
     v["config_exercise"]["workloads"][1]["answer"]["choice"] = Value::from("Y");
@@ -98,11 +107,21 @@ fn the_built_in_exercises_pass_as_an_authored_file() {
 /// Walks `content` beside `schema`, recording in `seen` every schema object
 /// (by pointer) met, and in `problems` every object whose fields differ from
 /// the properties the schema names.
-fn walk(content: &Value, schema: &Value, root: &Value, path: &str, seen: &mut BTreeSet<String>, problems: &mut Vec<String>) {
+fn walk(
+    content: &Value,
+    schema: &Value,
+    root: &Value,
+    path: &str,
+    seen: &mut BTreeSet<String>,
+    problems: &mut Vec<String>,
+) {
     let (schema, name) = resolve(schema, root);
     if let Some(Value::Array(branches)) = schema.get("oneOf") {
         let kind = content.get("kind");
-        let branch = branches.iter().enumerate().find(|(_, b)| b["properties"]["kind"]["const"] == *kind.unwrap_or(&Value::Null));
+        let branch = branches
+            .iter()
+            .enumerate()
+            .find(|(_, b)| b["properties"]["kind"]["const"] == *kind.unwrap_or(&Value::Null));
         match branch {
             Some((i, b)) => {
                 seen.insert(format!("{name}/oneOf/{i}"));
@@ -115,7 +134,9 @@ fn walk(content: &Value, schema: &Value, root: &Value, path: &str, seen: &mut BT
     match content {
         Value::Object(map) => {
             let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-                problems.push(format!("{path}: the content has an object where the schema ({name}) describes none"));
+                problems.push(format!(
+                    "{path}: the content has an object where the schema ({name}) describes none"
+                ));
                 return;
             };
             seen.insert(name.clone());
@@ -136,7 +157,14 @@ fn walk(content: &Value, schema: &Value, root: &Value, path: &str, seen: &mut BT
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items") {
                 for (i, item) in items.iter().enumerate() {
-                    walk(item, item_schema, root, &format!("{path}[{i}]"), seen, problems);
+                    walk(
+                        item,
+                        item_schema,
+                        root,
+                        &format!("{path}[{i}]"),
+                        seen,
+                        problems,
+                    );
                 }
             }
         }
@@ -176,5 +204,8 @@ fn the_schema_and_the_types_name_the_same_fields() {
         }
     }
     let unmet: Vec<&String> = described.difference(&seen).collect();
-    assert!(unmet.is_empty(), "schema objects the built-in content never exercises: {unmet:?}");
+    assert!(
+        unmet.is_empty(),
+        "schema objects the built-in content never exercises: {unmet:?}"
+    );
 }

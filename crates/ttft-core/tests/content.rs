@@ -12,9 +12,9 @@
 
 use serde::de::DeserializeOwned;
 use std::path::PathBuf;
-use ttft_core::content::*;
 use ttft_core::content::template::fill;
 use ttft_core::content::validate::validate_course;
+use ttft_core::content::*;
 use ttft_core::exercises::trace_exercise::{check_row, LearnerAnswer, Misconception, Verdict};
 
 fn content_dir() -> PathBuf {
@@ -49,10 +49,29 @@ fn load() -> Result<Course, Vec<String>> {
     let config_exercise = read::<ConfigExercise>("config_exercise.toml", &mut problems);
     let interview = read::<Interview>("interview.toml", &mut problems);
     let rubric = read::<Rubric>("rubric.toml", &mut problems);
-    match (lesson, worked_timeline, trace_exercise, config_exercise, interview, rubric) {
-        (Some(lesson), Some(worked_timeline), Some(trace_exercise), Some(config_exercise), Some(interview), Some(rubric)) => {
-            Ok(Course { lesson, worked_timeline, trace_exercise, config_exercise, interview, rubric })
-        }
+    match (
+        lesson,
+        worked_timeline,
+        trace_exercise,
+        config_exercise,
+        interview,
+        rubric,
+    ) {
+        (
+            Some(lesson),
+            Some(worked_timeline),
+            Some(trace_exercise),
+            Some(config_exercise),
+            Some(interview),
+            Some(rubric),
+        ) => Ok(Course {
+            lesson,
+            worked_timeline,
+            trace_exercise,
+            config_exercise,
+            interview,
+            rubric,
+        }),
         _ => Err(problems),
     }
 }
@@ -70,14 +89,30 @@ fn strings(c: &Course) -> Vec<(String, &str)> {
             let at = format!("{at}.blocks[{b}]");
             match block {
                 Block::Paragraph { text } => all.push((at, text)),
-                Block::List { items, .. } => {
-                    all.extend(items.iter().enumerate().map(|(i, t)| (format!("{at}.items[{i}]"), t.as_str())))
-                }
-                Block::Table { caption, columns, rows } => {
+                Block::List { items, .. } => all.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| (format!("{at}.items[{i}]"), t.as_str())),
+                ),
+                Block::Table {
+                    caption,
+                    columns,
+                    rows,
+                } => {
                     all.push((format!("{at}.caption"), caption));
-                    all.extend(columns.iter().enumerate().map(|(i, t)| (format!("{at}.columns[{i}]"), t.as_str())));
+                    all.extend(
+                        columns
+                            .iter()
+                            .enumerate()
+                            .map(|(i, t)| (format!("{at}.columns[{i}]"), t.as_str())),
+                    );
                     for (r, row) in rows.iter().enumerate() {
-                        all.extend(row.iter().enumerate().map(|(i, t)| (format!("{at}.rows[{r}][{i}]"), t.as_str())));
+                        all.extend(
+                            row.iter()
+                                .enumerate()
+                                .map(|(i, t)| (format!("{at}.rows[{r}][{i}]"), t.as_str())),
+                        );
                     }
                 }
                 Block::Note { title, text } => {
@@ -92,9 +127,11 @@ fn strings(c: &Course) -> Vec<(String, &str)> {
                         all.push((format!("{at}.items[{i}].meaning"), &t.meaning));
                     }
                 }
-                Block::Checklist { items } => {
-                    all.extend(items.iter().map(|i| (format!("{at}.items[{}]", i.id), i.text.as_str())))
-                }
+                Block::Checklist { items } => all.extend(
+                    items
+                        .iter()
+                        .map(|i| (format!("{at}.items[{}]", i.id), i.text.as_str())),
+                ),
                 Block::Sources { items } => {
                     for (i, s) in items.iter().enumerate() {
                         all.push((format!("{at}.items[{i}].title"), &s.title));
@@ -112,35 +149,71 @@ fn strings(c: &Course) -> Vec<(String, &str)> {
     all.push(("trace_exercise.intro".into(), &t.intro));
     for r in &t.requests {
         if let Some(note) = &r.prompt_note {
-            all.push((format!("trace_exercise.requests[{}].prompt_note", r.id), note));
+            all.push((
+                format!("trace_exercise.requests[{}].prompt_note", r.id),
+                note,
+            ));
         }
-        all.push((format!("trace_exercise.requests[{}].answer.reasoning", r.id), &r.answer.reasoning));
+        all.push((
+            format!("trace_exercise.requests[{}].answer.reasoning", r.id),
+            &r.answer.reasoning,
+        ));
     }
-    all.extend(t.actions.iter().map(|a| (format!("trace_exercise.actions[{}].label", a.id), a.label.as_str())));
+    all.extend(t.actions.iter().map(|a| {
+        (
+            format!("trace_exercise.actions[{}].label", a.id),
+            a.label.as_str(),
+        )
+    }));
     for m in &t.misconceptions {
-        all.push((format!("trace_exercise.misconceptions[{}].title", m.id), &m.title));
-        all.push((format!("trace_exercise.misconceptions[{}].text", m.id), &m.text));
+        all.push((
+            format!("trace_exercise.misconceptions[{}].title", m.id),
+            &m.title,
+        ));
+        all.push((
+            format!("trace_exercise.misconceptions[{}].text", m.id),
+            &m.text,
+        ));
     }
     let x = &c.config_exercise;
     all.push(("config_exercise.title".into(), &x.title));
     all.push(("config_exercise.intro".into(), &x.intro));
     for k in &x.configs {
-        all.push((format!("config_exercise.configs[{}].weights", k.id), &k.weights));
-        all.push((format!("config_exercise.configs[{}].quality_note", k.id), &k.quality_note));
+        all.push((
+            format!("config_exercise.configs[{}].weights", k.id),
+            &k.weights,
+        ));
+        all.push((
+            format!("config_exercise.configs[{}].quality_note", k.id),
+            &k.quality_note,
+        ));
     }
     for wl in &x.workloads {
         let at = format!("config_exercise.workloads[{}]", wl.id);
         all.push((format!("{at}.name"), &wl.name));
         all.push((format!("{at}.description"), &wl.description));
         all.push((format!("{at}.answer.reasoning"), &wl.answer.reasoning));
-        all.extend(wl.answer.conditional.iter().map(|k| (format!("{at}.answer.conditional[{}]", k.config), k.condition.as_str())));
+        all.extend(wl.answer.conditional.iter().map(|k| {
+            (
+                format!("{at}.answer.conditional[{}]", k.config),
+                k.condition.as_str(),
+            )
+        }));
     }
     for e in &x.evidence {
-        all.push((format!("config_exercise.evidence[{}].label", e.id), &e.label));
+        all.push((
+            format!("config_exercise.evidence[{}].label", e.id),
+            &e.label,
+        ));
         all.push((format!("config_exercise.evidence[{}].why", e.id), &e.why));
     }
     let i = &c.interview;
-    for (at, s) in [("title", &i.title), ("question", &i.question), ("scenario", &i.scenario), ("trace_rule", &i.trace_rule)] {
+    for (at, s) in [
+        ("title", &i.title),
+        ("question", &i.question),
+        ("scenario", &i.scenario),
+        ("trace_rule", &i.trace_rule),
+    ] {
         all.push((format!("interview.{at}"), s));
     }
     for (name, list) in [
@@ -149,15 +222,27 @@ fn strings(c: &Course) -> Vec<(String, &str)> {
         ("hints", &i.hints),
         ("reference_answer", &i.reference_answer),
     ] {
-        all.extend(list.iter().enumerate().map(|(n, s)| (format!("interview.{name}[{n}]"), s.as_str())));
+        all.extend(
+            list.iter()
+                .enumerate()
+                .map(|(n, s)| (format!("interview.{name}[{n}]"), s.as_str())),
+        );
     }
     for f in &i.followups {
-        all.push((format!("interview.followups[{}].question", f.id), &f.question));
+        all.push((
+            format!("interview.followups[{}].question", f.id),
+            &f.question,
+        ));
         all.push((format!("interview.followups[{}].answer", f.id), &f.answer));
     }
     for d in &c.rubric.dimensions {
         all.push((format!("rubric.dimensions[{}].title", d.id), &d.title));
-        all.extend(d.levels.iter().enumerate().map(|(n, s)| (format!("rubric.dimensions[{}].levels[{n}]", d.id), s.as_str())));
+        all.extend(d.levels.iter().enumerate().map(|(n, s)| {
+            (
+                format!("rubric.dimensions[{}].levels[{n}]", d.id),
+                s.as_str(),
+            )
+        }));
     }
     all
 }
@@ -179,7 +264,10 @@ fn check_strings(c: &Course, problems: &mut Vec<String>) {
         if let Block::Sources { items } = s {
             for item in items {
                 if !item.url.starts_with("https://") {
-                    problems.push(format!("lesson sources: `{}` is not an https link", item.url));
+                    problems.push(format!(
+                        "lesson sources: `{}` is not an https link",
+                        item.url
+                    ));
                 }
             }
         }
@@ -192,7 +280,10 @@ fn problems() -> Vec<String> {
         Ok(course) => course,
         Err(problems) => return problems,
     };
-    let mut problems: Vec<String> = validate_course(&course).iter().map(|p| p.to_string()).collect();
+    let mut problems: Vec<String> = validate_course(&course)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
     check_strings(&course, &mut problems);
     problems
 }
@@ -200,7 +291,12 @@ fn problems() -> Vec<String> {
 #[test]
 fn content_files_are_sound() {
     let problems = problems();
-    assert!(problems.is_empty(), "{} problem(s) in content/:\n  - {}", problems.len(), problems.join("\n  - "));
+    assert!(
+        problems.is_empty(),
+        "{} problem(s) in content/:\n  - {}",
+        problems.len(),
+        problems.join("\n  - ")
+    );
 }
 
 #[test]
@@ -209,38 +305,81 @@ fn reference_answer_reads_with_the_cores_numbers() {
         Ok(course) => course,
         Err(problems) => panic!("content does not load:\n  - {}", problems.join("\n  - ")),
     };
-    let answer: Vec<String> = course.interview.reference_answer.iter().filter_map(|p| fill(p, &course).ok()).collect();
+    let answer: Vec<String> = course
+        .interview
+        .reference_answer
+        .iter()
+        .filter_map(|p| fill(p, &course).ok())
+        .collect();
     let answer = answer.join("\n");
     for figure in ["96.9%", "97.9%", "60.6%", "38.8%", "70%", "2,400 ms"] {
-        assert!(answer.contains(figure), "the reference answer should cite {figure}:\n{answer}");
+        assert!(
+            answer.contains(figure),
+            "the reference answer should cite {figure}:\n{answer}"
+        );
     }
-    assert!(!answer.contains('{'), "a placeholder was left unfilled:\n{answer}");
+    assert!(
+        !answer.contains('{'),
+        "a placeholder was left unfilled:\n{answer}"
+    );
 }
 
 /// The built-in course, or a panic that lists why it does not load.
 fn course() -> Course {
-    load().unwrap_or_else(|problems| panic!("content does not load:\n  - {}", problems.join("\n  - ")))
+    load().unwrap_or_else(|problems| {
+        panic!("content does not load:\n  - {}", problems.join("\n  - "))
+    })
 }
 
 /// The built-in exercise's checker on one request: the verdict on "investigate
 /// first" for the action with `action` id, with a right dominant delay.
 fn investigate(course: &Course, request: &str, action: &str) -> Verdict {
     let x = &course.trace_exercise;
-    let index = x.requests.iter().position(|r| r.id == request).expect("request exists");
-    let answer = LearnerAnswer { dominant: None, share_percent: None, investigate: Some(action.into()) };
-    check_row(x, index, &answer).expect("row exists").expect("row splits").investigate
+    let index = x
+        .requests
+        .iter()
+        .position(|r| r.id == request)
+        .expect("request exists");
+    let answer = LearnerAnswer {
+        dominant: None,
+        share_percent: None,
+        investigate: Some(action.into()),
+    };
+    check_row(x, index, &answer)
+        .expect("row exists")
+        .expect("row splits")
+        .investigate
 }
 
 #[test]
 fn chunked_prefill_is_not_a_first_step_for_a_long_prompt() {
     let c = course();
-    let chunked: Vec<&Action> = c.trace_exercise.actions.iter().filter(|a| a.label.to_lowercase().contains("chunked prefill")).collect();
+    let chunked: Vec<&Action> = c
+        .trace_exercise
+        .actions
+        .iter()
+        .filter(|a| a.label.to_lowercase().contains("chunked prefill"))
+        .collect();
     assert_eq!(chunked.len(), 1, "one chunked-prefill action");
-    assert_eq!(investigate(&c, "H3", &chunked[0].id), Verdict::Wrong { misconception: Some(Misconception::ProtectsOthers) });
+    assert_eq!(
+        investigate(&c, "H3", &chunked[0].id),
+        Verdict::Wrong {
+            misconception: Some(Misconception::ProtectsOthers)
+        }
+    );
     // Its feedback says why: it shields other requests, not this one's prefill.
-    let text = &c.trace_exercise.misconceptions.iter().find(|m| m.id == "protects_others").expect("text").text;
+    let text = &c
+        .trace_exercise
+        .misconceptions
+        .iter()
+        .find(|m| m.id == "protects_others")
+        .expect("text")
+        .text;
     for words in ["other requests", "any shorter", "add a little"] {
-        assert!(text.contains(words), "the feedback should say {words:?}: {text}");
+        assert!(
+            text.contains(words),
+            "the feedback should say {words:?}: {text}"
+        );
     }
     // Trimming what goes into H3's prompt is still right.
     assert_eq!(investigate(&c, "H3", "trim-history"), Verdict::Correct);
@@ -250,9 +389,19 @@ fn chunked_prefill_is_not_a_first_step_for_a_long_prompt() {
 fn emit_actions_stay_on_the_server() {
     // A proxy buffers after the server has written: that is the gap between
     // server and browser, which no part of the server's split measures.
-    for a in course().trace_exercise.actions.iter().filter(|a| a.class == CauseClass::Emit) {
+    for a in course()
+        .trace_exercise
+        .actions
+        .iter()
+        .filter(|a| a.class == CauseClass::Emit)
+    {
         let label = a.label.to_lowercase();
-        assert!(!label.contains("prox") && !label.contains("buffer"), "{}: {}", a.id, a.label);
+        assert!(
+            !label.contains("prox") && !label.contains("buffer"),
+            "{}: {}",
+            a.id,
+            a.label
+        );
     }
 }
 
@@ -279,18 +428,52 @@ fn vllm_conventions_and_tokenization_are_named_where_conventions_are_compared() 
     let metrics = section_text(&c, "metrics");
     // vLLM's TTFT from its frontend, queue time from queued to scheduled,
     // prefill from scheduled to the first new token.
-    assert_says(&metrics, &["frontend", "tokens and handing the request over to the engine", "engine queues", "first schedules", "to the first new token"], "the metrics section");
-    assert_says(&metrics, &["none of our three parts contains it", "Tokenization"], "the metrics section");
+    assert_says(
+        &metrics,
+        &[
+            "frontend",
+            "tokens and handing the request over to the engine",
+            "engine queues",
+            "first schedules",
+            "to the first new token",
+        ],
+        "the metrics section",
+    );
+    assert_says(
+        &metrics,
+        &["none of our three parts contains it", "Tokenization"],
+        "the metrics section",
+    );
     let worked = section_text(&c, "worked-timeline");
-    assert_says(&worked, &["vLLM", "frontend", "tokenizing the prompt", "none of our three"], "the worked timeline");
-    assert!(worked.contains(&format!("prefill of {} ms", c.worked_timeline.first_token_ms - c.worked_timeline.admitted_ms)));
+    assert_says(
+        &worked,
+        &[
+            "vLLM",
+            "frontend",
+            "tokenizing the prompt",
+            "none of our three",
+        ],
+        "the worked timeline",
+    );
+    assert!(worked.contains(&format!(
+        "prefill of {} ms",
+        c.worked_timeline.first_token_ms - c.worked_timeline.admitted_ms
+    )));
 }
 
 #[test]
 fn the_worked_example_states_its_own_conclusion() {
     let c = course();
     let worked = section_text(&c, "worked-timeline");
-    assert_says(&worked, &["dominant delay is prefill, 86.1%", "3,000-token prompt", "nothing was waiting ahead of it"], "the worked timeline");
+    assert_says(
+        &worked,
+        &[
+            "dominant delay is prefill, 86.1%",
+            "3,000-token prompt",
+            "nothing was waiting ahead of it",
+        ],
+        "the worked timeline",
+    );
 }
 
 #[test]
@@ -298,21 +481,45 @@ fn the_percentile_note_names_the_methods_it_holds_for() {
     use ttft_latency::percentile::{percentile, Convention};
     use ttft_latency::Micros;
     let text = section_text(&course(), "percentiles");
-    assert_says(&text, &["With twenty requests, p95 under nearest-rank is the second-slowest", "under linear interpolation a point just above it", "Other conventions exist"], "the percentile note");
+    assert_says(
+        &text,
+        &[
+            "With twenty requests, p95 under nearest-rank is the second-slowest",
+            "under linear interpolation a point just above it",
+            "Other conventions exist",
+        ],
+        "the percentile note",
+    );
     // What the note claims, computed: twenty requests, 1 to 20 ms.
     let samples: Vec<Micros> = (1..=20).map(Micros::from_ms).collect();
-    let nearest = percentile(&samples, 95, Convention::NearestRank).unwrap().value;
+    let nearest = percentile(&samples, 95, Convention::NearestRank)
+        .unwrap()
+        .value;
     let linear = percentile(&samples, 95, Convention::Linear).unwrap().value;
-    assert_eq!(nearest, Micros::from_ms(19), "nearest-rank p95 of 20 is the second-slowest");
-    assert!(linear > Micros::from_ms(19) && linear < Micros::from_ms(20), "linear p95 of 20 is just above it: {linear}");
+    assert_eq!(
+        nearest,
+        Micros::from_ms(19),
+        "nearest-rank p95 of 20 is the second-slowest"
+    );
+    assert!(
+        linear > Micros::from_ms(19) && linear < Micros::from_ms(20),
+        "linear p95 of 20 is just above it: {linear}"
+    );
 }
 
 #[test]
 fn the_reference_answer_prices_prefix_caching_as_it_works() {
     let c = course();
     let answer = c.interview.reference_answer.join("\n");
-    assert!(!answer.contains("spends cache memory"), "cached blocks are evicted when space is needed");
-    assert_says(&answer, &["hit rate", "isolation", "tenants"], "the reference answer");
+    assert!(
+        !answer.contains("spends cache memory"),
+        "cached blocks are evicted when space is needed"
+    );
+    assert_says(
+        &answer,
+        &["hit rate", "isolation", "tenants"],
+        "the reference answer",
+    );
 }
 
 #[test]
@@ -321,34 +528,82 @@ fn the_hint_counts_requests_by_their_dominant_part() {
     use ttft_latency::Part;
     let c = course();
     let x = &c.trace_exercise;
-    let count = |part: Part| x.requests.iter().filter(|r| expect_row(x, r).unwrap().dominant.includes(part)).count();
+    let count = |part: Part| {
+        x.requests
+            .iter()
+            .filter(|r| expect_row(x, r).unwrap().dominant.includes(part))
+            .count()
+    };
     let word = |n: usize| ["no", "one", "two", "three", "four"][n];
-    let hint = c.interview.hints.iter().find(|h| h.contains("mostly queueing")).expect("a hint counts the requests");
-    let queue = format!("{} requests are mostly queueing", word(count(Part::QueueWait)));
+    let hint = c
+        .interview
+        .hints
+        .iter()
+        .find(|h| h.contains("mostly queueing"))
+        .expect("a hint counts the requests");
+    let queue = format!(
+        "{} requests are mostly queueing",
+        word(count(Part::QueueWait))
+    );
     let prefill = format!("{} mostly prefill", word(count(Part::Prefill)));
-    assert!(hint.to_lowercase().contains(&queue) && hint.contains(&prefill), "{queue}; {prefill}: {hint}");
+    assert!(
+        hint.to_lowercase().contains(&queue) && hint.contains(&prefill),
+        "{queue}; {prefill}: {hint}"
+    );
 }
 
 #[test]
 fn the_batch_evidence_says_what_the_figures_show() {
     let c = course();
-    let why = &c.config_exercise.evidence.iter().find(|e| e.id == "bigger-batch-throughput").expect("option").why;
+    let why = &c
+        .config_exercise
+        .evidence
+        .iter()
+        .find(|e| e.id == "bigger-batch-throughput")
+        .expect("option")
+        .why;
     assert!(!why.contains("tends to"), "not a general rule: {why}");
-    assert_says(why, &["on these figures", "larger batch limit, A", "quantization changed at the same time"], "the evidence");
+    assert_says(
+        why,
+        &[
+            "on these figures",
+            "larger batch limit, A",
+            "quantization changed at the same time",
+        ],
+        "the evidence",
+    );
 }
 
 #[test]
 fn the_seed_s_framing_is_all_there() {
     let c = course();
     let checklist = section_text(&c, "checklist");
-    assert_says(&checklist, &["what one user waits for", "total output the hardware produces"], "the completion checklist");
-    assert!(c.interview.constraints.iter().any(|s| s.contains("own words") && s.contains("before you open the reference answer")));
+    assert_says(
+        &checklist,
+        &[
+            "what one user waits for",
+            "total output the hardware produces",
+        ],
+        "the completion checklist",
+    );
+    assert!(c
+        .interview
+        .constraints
+        .iter()
+        .any(|s| s.contains("own words") && s.contains("before you open the reference answer")));
     for (page, text) in [
         ("trace", &c.trace_exercise.intro),
         ("choice", &c.config_exercise.intro),
         ("interview", &c.interview.trace_rule),
     ] {
-        assert!(text.contains("synthetic"), "the {page} page should say its figures are synthetic");
+        assert!(
+            text.contains("synthetic"),
+            "the {page} page should say its figures are synthetic"
+        );
     }
-    assert_says(&c.rubric.threshold_note, &["editors' estimates"], "the self-score's threshold note");
+    assert_says(
+        &c.rubric.threshold_note,
+        &["editors' estimates"],
+        "the self-score's threshold note",
+    );
 }

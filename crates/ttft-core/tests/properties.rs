@@ -9,9 +9,11 @@
 //! monotone) are in `ttft-latency`'s tests.
 
 use proptest::prelude::*;
-use ttft_core::exercises::trace_exercise::{check_trace, DominantChoice, LearnerAnswer, ShareEntry};
-use ttft_core::exercises::number::parse_quantity;
 use ttft_core::content::{Action, CauseClass, RowAnswer, TraceExercise, TraceRow};
+use ttft_core::exercises::number::parse_quantity;
+use ttft_core::exercises::trace_exercise::{
+    check_trace, DominantChoice, LearnerAnswer, ShareEntry,
+};
 use ttft_core::history;
 use ttft_latency::split::format_tenths;
 use ttft_latency::{Micros, Part, TtftSplit};
@@ -21,7 +23,12 @@ mod fuzz_bodies;
 
 /// A one-row trace exercise with an action of every class.
 fn one_row(q: i64, p: i64, e: i64, target_ms: i64) -> TraceExercise {
-    let action = |id: &str, class| Action { id: id.into(), label: id.into(), class, protects_others: false };
+    let action = |id: &str, class| Action {
+        id: id.into(),
+        label: id.into(),
+        class,
+        protects_others: false,
+    };
     TraceExercise {
         id: "x".into(),
         title: String::new(),
@@ -38,7 +45,12 @@ fn one_row(q: i64, p: i64, e: i64, target_ms: i64) -> TraceExercise {
             emit_ms: e,
             ttft_ms: q + p + e,
             output_rate_tps: 40,
-            answer: RowAnswer { dominant: Part::Prefill, share_percent: 0.0, investigate: CauseClass::Prefill, reasoning: String::new() },
+            answer: RowAnswer {
+                dominant: Part::Prefill,
+                share_percent: 0.0,
+                investigate: CauseClass::Prefill,
+                reasoning: String::new(),
+            },
         }],
         actions: vec![
             action("q", CauseClass::Queue),
@@ -125,12 +137,16 @@ fn fuzz_bodies_over_their_corpus() {
         ("course", fuzz_bodies::course as fn(&[u8])),
     ] {
         let dir = corpus.join(name);
-        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("corpus {}: {e}", dir.display()));
+        let entries =
+            std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("corpus {}: {e}", dir.display()));
         for entry in entries.flatten() {
             let data = std::fs::read(entry.path()).unwrap_or_default();
             body(&data);
             ran += 1;
         }
     }
-    assert!(ran >= 6, "the corpus has at least two inputs a target; ran {ran}");
+    assert!(
+        ran >= 6,
+        "the corpus has at least two inputs a target; ran {ran}"
+    );
 }

@@ -9,16 +9,18 @@
 
 use serde_json::{json, Value};
 use ttft_core::content::{Interview, Rubric};
+use ttft_core::rubric::RubricScore;
 use ttft_core::second_opinion::comparison::{compare, Difference};
+use ttft_core::second_opinion::provider::{resolve, ApiKey, EndpointSettings};
 use ttft_core::second_opinion::reply::{parse_reply, ReplyProblem};
 use ttft_core::second_opinion::request::{build_request, preview, question_text};
 use ttft_core::second_opinion::stream::GradingStream;
-use ttft_core::second_opinion::provider::{resolve, ApiKey, EndpointSettings};
-use ttft_core::rubric::RubricScore;
 use ttft_latency::Micros;
 
 fn content<T: serde::de::DeserializeOwned>(name: &str) -> T {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../content").join(name);
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../content")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -30,7 +32,11 @@ fn course() -> (Rubric, Interview) {
 /// The reply a well-behaved model would give for the reference answer: the
 /// content's reference scores, each with a quote taken from the answer.
 fn reference_reply(interview: &Interview, answer: &str) -> String {
-    let quote: String = answer.split_whitespace().take(6).collect::<Vec<_>>().join(" ");
+    let quote: String = answer
+        .split_whitespace()
+        .take(6)
+        .collect::<Vec<_>>()
+        .join(" ");
     let scores: Vec<Value> = interview
         .reference_scores
         .iter()
@@ -43,10 +49,13 @@ fn reference_reply(interview: &Interview, answer: &str) -> String {
 /// `piece` characters.
 fn sse_body(reply: &str, piece: usize) -> Vec<u8> {
     let chars: Vec<char> = reply.chars().collect();
-    let mut body = String::from(": connected\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n");
+    let mut body = String::from(
+        ": connected\n\ndata: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n",
+    );
     for chunk in chars.chunks(piece.max(1)) {
         let text: String = chunk.iter().collect();
-        let event = json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
+        let event =
+            json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
         body.push_str(&format!("data: {event}\r\n\r\n"));
     }
     body.push_str("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n");
@@ -74,9 +83,13 @@ fn the_reference_answer_round_trips_through_a_stream() {
     let event_end = first_content + text[first_content..].find("\r\n\r\n").unwrap() + 4;
     // The blank line ends at its `\r`: the parser dispatches there.
     let chunk_index = (event_end - 2) / 13;
-    assert_eq!(received.timing.first_token, Micros::from_ms(300 + 10 * chunk_index as i64));
+    assert_eq!(
+        received.timing.first_token,
+        Micros::from_ms(300 + 10 * chunk_index as i64)
+    );
     assert_eq!(received.timing.end_to_end, at);
-    let grade = parse_reply(&received.text, &rubric, &answer).expect("the reference reply is a valid grade");
+    let grade = parse_reply(&received.text, &rubric, &answer)
+        .expect("the reference reply is a valid grade");
     assert!(grade.warnings.is_empty(), "{:?}", grade.warnings);
     let reference = RubricScore::from_dimension_scores(&interview.reference_scores).unwrap();
     assert_eq!(grade.as_rubric_score(), reference);
@@ -89,21 +102,45 @@ fn the_reference_answer_round_trips_through_a_stream() {
 fn the_request_shows_the_rubric_and_never_the_key() {
     let (rubric, interview) = course();
     let key = ApiKey::new("sk-test-0123456789abcdefSECRET").unwrap();
-    let settings = EndpointSettings { preset: "openai".into(), base_url: "https://api.openai.com/v1".into(), model: "gpt-4o-mini".into() };
+    let settings = EndpointSettings {
+        preset: "openai".into(),
+        base_url: "https://api.openai.com/v1".into(),
+        model: "gpt-4o-mini".into(),
+    };
     let endpoint = resolve(&settings, Some(&key)).unwrap();
-    let request = build_request(&endpoint.model, &rubric, &question_text(&interview), "My answer: queue wait dominates.");
+    let request = build_request(
+        &endpoint.model,
+        &rubric,
+        &question_text(&interview),
+        "My answer: queue wait dominates.",
+    );
     let shown = preview(&endpoint, &request);
     for d in &rubric.dimensions {
-        assert!(shown.contains(&d.id) && shown.contains(&d.title), "{} is in the preview", d.id);
+        assert!(
+            shown.contains(&d.id) && shown.contains(&d.title),
+            "{} is in the preview",
+            d.id
+        );
         for level in &d.levels {
-            assert!(shown.contains(level.trim()), "{}'s levels are in the preview", d.id);
+            assert!(
+                shown.contains(level.trim()),
+                "{}'s levels are in the preview",
+                d.id
+            );
         }
     }
     assert!(shown.contains(interview.question.trim()));
     assert!(shown.contains("My answer: queue wait dominates."));
     let body = request.body.to_string();
-    assert!(!shown.contains("SECRET") && !body.contains("SECRET") && !format!("{endpoint:?}").contains("SECRET"));
-    assert_eq!(request.body["messages"][0]["content"], json!(request.system));
+    assert!(
+        !shown.contains("SECRET")
+            && !body.contains("SECRET")
+            && !format!("{endpoint:?}").contains("SECRET")
+    );
+    assert_eq!(
+        request.body["messages"][0]["content"],
+        json!(request.system)
+    );
 }
 
 #[test]
@@ -118,7 +155,15 @@ fn a_contract_breaking_reply_names_the_dimension() {
     let problems = parse_reply(&reply.to_string(), &rubric, &answer).unwrap_err();
     assert_eq!(
         problems,
-        vec![ReplyProblem::OutOfRange { dimension: bumped, score: "3".into() }, ReplyProblem::MissingDimension { dimension: dropped.clone() }]
+        vec![
+            ReplyProblem::OutOfRange {
+                dimension: bumped,
+                score: "3".into()
+            },
+            ReplyProblem::MissingDimension {
+                dimension: dropped.clone()
+            }
+        ]
     );
     assert!(problems[1].to_string().contains(&dropped));
 }

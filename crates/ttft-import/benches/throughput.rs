@@ -17,7 +17,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -46,13 +49,16 @@ fn otlp(n: usize) -> String {
 
 fn vllm_bench(n: usize) -> String {
     let mut rng = Lcg(11);
-    let (mut ins, mut outs, mut ttfts, mut itls, mut errs) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut ins, mut outs, mut ttfts, mut itls, mut errs) =
+        (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..n {
         let out = 1 + (rng.next() * 16.0) as usize;
         ins.push(format!("{}", 10 + (rng.next() * 2_000.0) as u64));
         outs.push(out.to_string());
         ttfts.push(format!("{}", 0.02 + rng.next()));
-        let gaps: Vec<String> = (1..out).map(|_| format!("{}", 0.02 + rng.next() * 0.01)).collect();
+        let gaps: Vec<String> = (1..out)
+            .map(|_| format!("{}", 0.02 + rng.next() * 0.01))
+            .collect();
         itls.push(format!("[{}]", gaps.join(",")));
         errs.push("\"\"".to_owned());
     }
@@ -76,7 +82,12 @@ fn csv(n: usize) -> String {
         let ft = pe + 10.0;
         let out = 1 + (rng.next() * 500.0) as u64;
         let lt = ft + (out - 1) as f64 * 25.0;
-        let _ = writeln!(s, "r{i},{a:.3},{adm:.3},{pe:.3},{ft:.3},{lt:.3},{},{out},{},completed", 100 + i % 8_000, i % 7);
+        let _ = writeln!(
+            s,
+            "r{i},{a:.3},{adm:.3},{pe:.3},{ft:.3},{lt:.3},{},{out},{},completed",
+            100 + i % 8_000,
+            i % 7
+        );
     }
     s
 }
@@ -104,15 +115,20 @@ fn time_import(text: &str, format: Format) -> (f64, usize) {
 }
 
 fn main() {
-    let n: usize = std::env::var("TTFT_BENCH_REQUESTS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    let n: usize = std::env::var("TTFT_BENCH_REQUESTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000);
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/ttft-import-bench");
     std::fs::create_dir_all(&dir).expect("bench dir");
     println!("ttft-import throughput, {n} requests a file, best of 3 (parse + split)");
     let mut otlp_secs = 0.0;
     let otlp_path = dir.join("bench.otlp.jsonl");
-    for (name, format, text) in
-        [("vLLM OTLP JSONL", Format::VllmOtlp, otlp(n)), ("vLLM bench JSON", Format::VllmBench, vllm_bench(n)), ("CSV events", Format::Csv, csv(n))]
-    {
+    for (name, format, text) in [
+        ("vLLM OTLP JSONL", Format::VllmOtlp, otlp(n)),
+        ("vLLM bench JSON", Format::VllmBench, vllm_bench(n)),
+        ("CSV events", Format::Csv, csv(n)),
+    ] {
         if format == Format::VllmOtlp {
             std::fs::write(&otlp_path, &text).expect("write OTLP file");
         }
@@ -129,7 +145,12 @@ fn main() {
         }
     }
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/split.py");
-    match Command::new("python3").arg(&script).arg(&otlp_path).arg("3").output() {
+    match Command::new("python3")
+        .arg(&script)
+        .arg(&otlp_path)
+        .arg("3")
+        .output()
+    {
         Ok(out) if out.status.success() => {
             let line = String::from_utf8_lossy(&out.stdout);
             let py: Option<f64> = line
@@ -144,7 +165,10 @@ fn main() {
                 None => println!("bench/split.py printed no time: {line}"),
             }
         }
-        Ok(out) => println!("bench/split.py failed: {}", String::from_utf8_lossy(&out.stderr)),
+        Ok(out) => println!(
+            "bench/split.py failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
         Err(e) => println!("python3 not run ({e}); no ratio"),
     }
 }

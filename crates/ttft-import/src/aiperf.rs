@@ -12,8 +12,8 @@
 //! start time so the page can sort.
 
 use crate::field;
-use crate::read::{line_at, parse_json, Import};
 use crate::model::{Breakdown, Figure, ImportedRequest, Location, Quantity, RunSummary};
+use crate::read::{line_at, parse_json, Import};
 use serde_json::Value;
 use ttft_latency::{Micros, Outcome};
 
@@ -21,17 +21,27 @@ use ttft_latency::{Micros, Outcome};
 fn metric_time(metrics: &Value, names: &[&str]) -> Option<Micros> {
     names.iter().find_map(|name| {
         let m = &metrics[*name];
-        m["unit"].as_str().and_then(|unit| field::in_unit(&m["value"], unit))
+        m["unit"]
+            .as_str()
+            .and_then(|unit| field::in_unit(&m["value"], unit))
     })
 }
 
 fn metric_count(metrics: &Value, names: &[&str]) -> Option<u64> {
-    names.iter().find_map(|name| field::count(&metrics[*name]["value"]))
+    names
+        .iter()
+        .find_map(|name| field::count(&metrics[*name]["value"]))
 }
 
 fn read_record(value: &Value, line: usize, import: &mut Import) {
     if !value.is_object() {
-        import.problem(Location::Line(line), format!("a record must be a JSON object, found {}", field::kind(value)));
+        import.problem(
+            Location::Line(line),
+            format!(
+                "a record must be a JSON object, found {}",
+                field::kind(value)
+            ),
+        );
         return;
     }
     let meta = &value["metadata"];
@@ -39,7 +49,11 @@ fn read_record(value: &Value, line: usize, import: &mut Import) {
     let id = field::text(&meta["x_request_id"])
         .or_else(|| field::text(&meta["request_id"]))
         .unwrap_or_else(|| format!("line {line}"));
-    let start = match ["request_start_ns", "timestamp_ns"].iter().find_map(|k| field::integer(&meta[*k])).map(Micros::checked_from_nanos) {
+    let start = match ["request_start_ns", "timestamp_ns"]
+        .iter()
+        .find_map(|k| field::integer(&meta[*k]))
+        .map(Micros::checked_from_nanos)
+    {
         Some(None) => {
             import.problem(Location::LinePath(line, "$.metadata".into()), "the start timestamp is too large to be a time in nanoseconds; the record was skipped");
             return;
@@ -49,7 +63,8 @@ fn read_record(value: &Value, line: usize, import: &mut Import) {
     };
     let prompt_tokens = metric_count(metrics, &["input_sequence_length"]);
     let error = &value["error"];
-    let cancelled_flag = meta["was_cancelled"].as_bool() == Some(true) || value["was_cancelled"].as_bool() == Some(true);
+    let cancelled_flag = meta["was_cancelled"].as_bool() == Some(true)
+        || value["was_cancelled"].as_bool() == Some(true);
     if !error.is_null() || cancelled_flag {
         let code = field::count(&error["code"]);
         let outcome = match code {
@@ -82,13 +97,21 @@ fn read_record(value: &Value, line: usize, import: &mut Import) {
     }
     let ttft = metric_time(metrics, &["time_to_first_token", "ttft"]);
     let latency = metric_time(metrics, &["request_latency"]);
-    let ttft_stated = ["time_to_first_token", "ttft"].iter().any(|k| !metrics[*k].is_null());
+    let ttft_stated = ["time_to_first_token", "ttft"]
+        .iter()
+        .any(|k| !metrics[*k].is_null());
     if ttft.is_none() && ttft_stated {
-        import.problem(Location::LinePath(line, "$.metrics.ttft".into()), "the time to first token has no readable value and time unit; the record was skipped");
+        import.problem(
+            Location::LinePath(line, "$.metrics.ttft".into()),
+            "the time to first token has no readable value and time unit; the record was skipped",
+        );
         return;
     }
     if ttft.is_some_and(Micros::is_negative) || latency.is_some_and(Micros::is_negative) {
-        import.problem(Location::Line(line), "a latency is negative; the record was skipped");
+        import.problem(
+            Location::Line(line),
+            "a latency is negative; the record was skipped",
+        );
         return;
     }
     // TTFT plus the gaps between chunks is the request latency, so what
@@ -117,7 +140,10 @@ pub fn read_line(line: &str, n: usize, import: &mut Import) {
     }
     match serde_json::from_str::<Value>(line) {
         Ok(v) => read_record(&v, n, import),
-        Err(e) => import.problem(Location::Line(n), format!("not valid JSON: {e}; the line was skipped")),
+        Err(e) => import.problem(
+            Location::Line(n),
+            format!("not valid JSON: {e}; the line was skipped"),
+        ),
     }
 }
 
@@ -126,7 +152,10 @@ pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     loop {
         let start = stream.byte_offset();
-        let lead = text.get(start..).map(|t| t.len() - t.trim_start().len()).unwrap_or(0);
+        let lead = text
+            .get(start..)
+            .map(|t| t.len() - t.trim_start().len())
+            .unwrap_or(0);
         let line = line_at(text, start + lead, first_line);
         match stream.next() {
             None => break,
@@ -146,15 +175,22 @@ pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
 /// figures named `<metric>.<statistic>` (`ttft.p99`), times converted from
 /// the stated unit.
 pub fn read_aggregate(text: &str, import: &mut Import) {
-    let Some(doc) = parse_json(text, import) else { return };
+    let Some(doc) = parse_json(text, import) else {
+        return;
+    };
     let Some(records) = doc["records"].as_object() else {
-        import.problem(Location::Path("$.records".into()), "no object of metrics under \"records\"");
+        import.problem(
+            Location::Path("$.records".into()),
+            "no object of metrics under \"records\"",
+        );
         return;
     };
     let mut figures = Vec::new();
     for (tag, stats) in records {
         let unit = stats["unit"].as_str().unwrap_or_default();
-        for stat in ["avg", "min", "max", "p50", "p90", "p95", "p99", "std", "count"] {
+        for stat in [
+            "avg", "min", "max", "p50", "p90", "p95", "p99", "std", "count",
+        ] {
             let v = &stats[stat];
             if v.is_null() {
                 continue;
@@ -162,12 +198,25 @@ pub fn read_aggregate(text: &str, import: &mut Import) {
             let value = match field::in_unit(v, unit) {
                 Some(t) if stat != "count" => Quantity::Time(t),
                 _ => match field::number(v) {
-                    Some(x) => Quantity::Number { value: x, unit: if stat == "count" { String::new() } else { unit.to_owned() } },
+                    Some(x) => Quantity::Number {
+                        value: x,
+                        unit: if stat == "count" {
+                            String::new()
+                        } else {
+                            unit.to_owned()
+                        },
+                    },
                     None => continue,
                 },
             };
-            figures.push(Figure { key: format!("{tag}.{stat}"), value });
+            figures.push(Figure {
+                key: format!("{tag}.{stat}"),
+                value,
+            });
         }
     }
-    import.summaries.push(RunSummary { label: String::new(), figures });
+    import.summaries.push(RunSummary {
+        label: String::new(),
+        figures,
+    });
 }

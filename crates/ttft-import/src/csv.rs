@@ -14,13 +14,28 @@
 //! RFC 4180 implementation: fields may be quoted (with `""` for a quote, and
 //! line breaks inside quotes), and that is all.
 
-use crate::read::Import;
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
-use ttft_latency::{parse_ms, split_request, Events, Micros, MsError, Outcome, RequestTrace, Timing};
+use crate::read::Import;
+use ttft_latency::{
+    parse_ms, split_request, Events, Micros, MsError, Outcome, RequestTrace, Timing,
+};
 
-const EVENT_COLUMNS: [&str; 5] = ["arrival_ms", "admitted_ms", "prefill_end_ms", "first_token_ms", "last_token_ms"];
+const EVENT_COLUMNS: [&str; 5] = [
+    "arrival_ms",
+    "admitted_ms",
+    "prefill_end_ms",
+    "first_token_ms",
+    "last_token_ms",
+];
 const DURATION_COLUMNS: [&str; 5] = ["queue_ms", "prefill_ms", "emit_ms", "ttft_ms", "decode_ms"];
-const OTHER_COLUMNS: [&str; 6] = ["id", "prompt_tokens", "output_tokens", "queued_at_arrival", "outcome", "error"];
+const OTHER_COLUMNS: [&str; 6] = [
+    "id",
+    "prompt_tokens",
+    "output_tokens",
+    "queued_at_arrival",
+    "outcome",
+    "error",
+];
 
 /// Which shape of timing a file's header names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +56,10 @@ pub struct Columns {
 }
 
 fn names(header: &str) -> Vec<String> {
-    split_row(header).into_iter().map(|s| s.trim().trim_start_matches('\u{feff}').to_ascii_lowercase()).collect()
+    split_row(header)
+        .into_iter()
+        .map(|s| s.trim().trim_start_matches('\u{feff}').to_ascii_lowercase())
+        .collect()
 }
 
 /// True when `line` is a header row naming one of the two shapes.
@@ -59,7 +77,11 @@ fn columns(header: &str) -> Option<Columns> {
     } else {
         return None;
     };
-    Some(Columns { shape, timing: set.map(find), other: OTHER_COLUMNS.map(find) })
+    Some(Columns {
+        shape,
+        timing: set.map(find),
+        other: OTHER_COLUMNS.map(find),
+    })
 }
 
 /// True when a line holds an odd number of `"`: it opens (or closes) a
@@ -166,7 +188,9 @@ impl State {
     /// the lines held after it again as rows (where a quote opens again,
     /// the same rule applies, so each pass drops at least one line).
     fn give_up(&mut self, import: &mut Import, message: &str) {
-        let Some(start) = self.row_start.take() else { return };
+        let Some(start) = self.row_start.take() else {
+            return;
+        };
         let row = std::mem::take(&mut self.row);
         self.row_lines = 0;
         import.problem(Location::Line(start), message);
@@ -183,7 +207,10 @@ impl State {
             self.give_up(import, "a quoted field is never closed; the row was skipped and the lines after it were read as rows");
         }
         if self.columns.is_none() && saw_anything {
-            import.problem(Location::Line(1), "no header row with the documented columns was found");
+            import.problem(
+                Location::Line(1),
+                "no header row with the documented columns was found",
+            );
         }
     }
 }
@@ -210,7 +237,9 @@ fn read_row(columns: &mut Option<Columns>, line: &str, n: usize, import: &mut Im
 }
 
 fn cell(fields: &[String], at: Option<usize>) -> Option<&str> {
-    at.and_then(|i| fields.get(i)).map(|s| s.trim()).filter(|s| !s.is_empty())
+    at.and_then(|i| fields.get(i))
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
 }
 
 fn ms(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<Micros>, String> {
@@ -218,8 +247,14 @@ fn ms(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<Micros>
         None => Ok(None),
         Some(s) => match parse_ms(s) {
             Ok(t) => Ok(Some(t)),
-            Err(MsError::NotANumber) => Err(format!("{name} is {}, not a number of milliseconds", quoted(s))),
-            Err(MsError::TooLarge) => Err(format!("{name} is {}, too large to be a time in milliseconds", quoted(s))),
+            Err(MsError::NotANumber) => Err(format!(
+                "{name} is {}, not a number of milliseconds",
+                quoted(s)
+            )),
+            Err(MsError::TooLarge) => Err(format!(
+                "{name} is {}, too large to be a time in milliseconds",
+                quoted(s)
+            )),
         },
     }
 }
@@ -227,23 +262,36 @@ fn ms(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<Micros>
 fn tokens(fields: &[String], at: Option<usize>, name: &str) -> Result<Option<u64>, String> {
     match cell(fields, at) {
         None => Ok(None),
-        Some(s) => s.parse::<u64>().map(Some).map_err(|_| format!("{name} is {}, not a whole number", quoted(s))),
+        Some(s) => s
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| format!("{name} is {}, not a whole number", quoted(s))),
     }
 }
 
 fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedRequest, String> {
     let [id_at, prompt_at, output_at, queued_at, outcome_at, error_at] = cols.other;
-    let id = cell(fields, id_at).map(str::to_owned).unwrap_or_else(|| format!("row {n}"));
+    let id = cell(fields, id_at)
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("row {n}"));
     let prompt_tokens = tokens(fields, prompt_at, "prompt_tokens")?;
     let output_tokens = tokens(fields, output_at, "output_tokens")?;
     let queued_at_arrival = tokens(fields, queued_at, "queued_at_arrival")?;
-    let outcome = match cell(fields, outcome_at).map(str::to_ascii_lowercase).as_deref() {
+    let outcome = match cell(fields, outcome_at)
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         None | Some("completed") | Some("ok") => Outcome::Completed,
         Some("failed") => Outcome::Failed,
         Some("rejected") => Outcome::Rejected,
         Some("cancelled") | Some("canceled") => Outcome::Cancelled,
         Some("empty") => Outcome::Empty,
-        Some(other) => return Err(format!("outcome is {}; use completed, failed, rejected, cancelled or empty", quoted(other))),
+        Some(other) => {
+            return Err(format!(
+                "outcome is {}; use completed, failed, rejected, cancelled or empty",
+                quoted(other)
+            ))
+        }
     };
     let error = cell(fields, error_at).map(str::to_owned);
     let t = |i: usize, name: &str| ms(fields, cols.timing.get(i).copied().flatten(), name);
@@ -268,9 +316,22 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
                     timing: Timing::Events(events),
                 };
                 let s = split_request(&trace).map_err(|e| e.to_string())?;
-                let prefill = Prefill { duration: s.split.prefill, convention: PrefillConvention::Course };
-                let mut b = Breakdown::server(Some(s.split.queue_wait), Some(prefill), Some(s.split.emit), Some(s.ttft()));
-                b.decode = s.decode.map(|d| d.duration).or_else(|| events.last_token.zip(events.first_token).map(|(l, f)| l - f));
+                let prefill = Prefill {
+                    duration: s.split.prefill,
+                    convention: PrefillConvention::Course,
+                };
+                let mut b = Breakdown::server(
+                    Some(s.split.queue_wait),
+                    Some(prefill),
+                    Some(s.split.emit),
+                    Some(s.ttft()),
+                );
+                b.decode = s.decode.map(|d| d.duration).or_else(|| {
+                    events
+                        .last_token
+                        .zip(events.first_token)
+                        .map(|(l, f)| l - f)
+                });
                 b.e2e = s.end_to_end;
                 b
             }
@@ -281,12 +342,21 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
             let emit = t(2, "emit_ms")?;
             let ttft = t(3, "ttft_ms")?;
             let decode = t(4, "decode_ms")?;
-            for (name, v) in [("queue_ms", queue), ("prefill_ms", prefill), ("emit_ms", emit), ("ttft_ms", ttft), ("decode_ms", decode)] {
+            for (name, v) in [
+                ("queue_ms", queue),
+                ("prefill_ms", prefill),
+                ("emit_ms", emit),
+                ("ttft_ms", ttft),
+                ("decode_ms", decode),
+            ] {
                 if v.is_some_and(Micros::is_negative) {
                     return Err(format!("{name} is negative; a duration cannot be"));
                 }
             }
-            let prefill = prefill.map(|duration| Prefill { duration, convention: PrefillConvention::Course });
+            let prefill = prefill.map(|duration| Prefill {
+                duration,
+                convention: PrefillConvention::Course,
+            });
             let mut b = Breakdown::server(queue, prefill, emit, ttft);
             let whole = ttft.or_else(|| b.split_ttft());
             b.decode = decode;
@@ -294,5 +364,14 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
             b
         }
     };
-    Ok(ImportedRequest { id, start: None, prompt_tokens, output_tokens, queued_at_arrival, outcome, error, breakdown })
+    Ok(ImportedRequest {
+        id,
+        start: None,
+        prompt_tokens,
+        output_tokens,
+        queued_at_arrival,
+        outcome,
+        error,
+        breakdown,
+    })
 }

@@ -66,9 +66,16 @@ fn opt_ms(t: Option<Micros>) -> String {
 pub fn row(r: &ImportedRequest) -> String {
     let b = &r.breakdown;
     let share = |piece: Piece| {
-        b.share(piece).and_then(|s| s.tenths()).map(ttft_latency::split::format_tenths).unwrap_or_default()
+        b.share(piece)
+            .and_then(|s| s.tenths())
+            .map(ttft_latency::split::format_tenths)
+            .unwrap_or_default()
     };
-    let prefill_share = if b.share(Piece::Prefill).is_some() { share(Piece::Prefill) } else { share(Piece::PrefillWithEmit) };
+    let prefill_share = if b.share(Piece::Prefill).is_some() {
+        share(Piece::Prefill)
+    } else {
+        share(Piece::PrefillWithEmit)
+    };
     let cells = [
         quote(&r.id),
         r.outcome.label().to_owned(),
@@ -79,13 +86,17 @@ pub fn row(r: &ImportedRequest) -> String {
         r.output_tokens.map(|n| n.to_string()).unwrap_or_default(),
         opt_ms(b.queue_wait),
         opt_ms(b.prefill.map(|p| p.duration)),
-        b.prefill.map(|p| p.convention.label().to_owned()).unwrap_or_default(),
+        b.prefill
+            .map(|p| p.convention.label().to_owned())
+            .unwrap_or_default(),
         opt_ms(b.emit),
         opt_ms(b.unattributed),
         opt_ms(b.ttft.or_else(|| b.split_ttft())),
         opt_ms(b.decode),
         opt_ms(b.e2e),
-        r.output_rate().map(|x| format!("{x:.1}")).unwrap_or_default(),
+        r.output_rate()
+            .map(|x| format!("{x:.1}"))
+            .unwrap_or_default(),
         quote(&b.largest().map(|l| l.to_string()).unwrap_or_default()),
         share(Piece::QueueWait),
         prefill_share,

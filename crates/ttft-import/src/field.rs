@@ -42,7 +42,11 @@ pub fn integer(v: &Value) -> Option<i128> {
             .as_i64()
             .map(i128::from)
             .or_else(|| n.as_u64().map(i128::from))
-            .or_else(|| n.as_f64().filter(|x| x.is_finite()).map(|x| x.round() as i128)),
+            .or_else(|| {
+                n.as_f64()
+                    .filter(|x| x.is_finite())
+                    .map(|x| x.round() as i128)
+            }),
         Value::String(s) => s.trim().parse::<i128>().ok(),
         _ => None,
     }
@@ -63,7 +67,9 @@ pub fn millis(v: &Value) -> Option<Micros> {
 pub fn in_unit(value: &Value, unit: &str) -> Option<Micros> {
     match unit.trim().to_ascii_lowercase().as_str() {
         "ns" | "nanoseconds" => integer(value).and_then(Micros::checked_from_nanos),
-        "us" | "µs" | "microseconds" => number(value).and_then(|x| Micros::from_ms_f64(x / 1_000.0)),
+        "us" | "µs" | "microseconds" => {
+            number(value).and_then(|x| Micros::from_ms_f64(x / 1_000.0))
+        }
         "ms" | "milliseconds" => millis(value),
         "s" | "sec" | "seconds" => secs(value),
         _ => None,
@@ -101,13 +107,21 @@ mod tests {
     use serde_json::json;
 
     fn check(unit: &str, value: Value, expected: Option<i64>) {
-        assert_eq!(in_unit(&value, unit), expected.map(Micros), "{value} {unit}");
+        assert_eq!(
+            in_unit(&value, unit),
+            expected.map(Micros),
+            "{value} {unit}"
+        );
     }
 
     #[test]
     fn units_are_named_never_guessed() {
         check("ms", json!(1680.543782), Some(1_680_544));
-        check("ns", json!(1759522419159192408_u64), Some(1_759_522_419_159_192));
+        check(
+            "ns",
+            json!(1759522419159192408_u64),
+            Some(1_759_522_419_159_192),
+        );
         check("s", json!("0.25"), Some(250_000));
         check("us", json!(12.0), Some(12));
         check("tokens", json!(5), None);
@@ -121,6 +135,9 @@ mod tests {
         assert_eq!(count(&json!(481.0)), Some(481));
         assert_eq!(count(&json!(-1)), None);
         assert_eq!(count(&json!(1.5)), None);
-        assert_eq!(integer(&json!("1759522419159192408")), Some(1_759_522_419_159_192_408));
+        assert_eq!(
+            integer(&json!("1759522419159192408")),
+            Some(1_759_522_419_159_192_408)
+        );
     }
 }

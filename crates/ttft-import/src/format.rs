@@ -106,7 +106,9 @@ impl Format {
     /// How the importer consumes it.
     pub fn layout(self) -> Layout {
         match self {
-            Format::VllmOtlp | Format::SglangBench | Format::AiperfRecords | Format::Csv => Layout::Lines,
+            Format::VllmOtlp | Format::SglangBench | Format::AiperfRecords | Format::Csv => {
+                Layout::Lines
+            }
             _ => Layout::Document,
         }
     }
@@ -220,7 +222,11 @@ pub struct UnknownFormat {
 
 impl fmt::Display for UnknownFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "This file's format is not recognised ({}). Supported: ", self.seen)?;
+        write!(
+            f,
+            "This file's format is not recognised ({}). Supported: ",
+            self.seen
+        )?;
         for (i, format) in Format::ALL.iter().enumerate() {
             if i > 0 {
                 f.write_str("; ")?;

@@ -10,33 +10,53 @@
 //! and no error is imported as an empty reply (no first token). Nothing here is split: the clock is the client's.
 
 use crate::field;
-use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
+use crate::read::{parse_json, Import};
 use ttft_latency::{Micros, Outcome};
 
 /// Reads a whole export.
 pub fn read_document(text: &str, import: &mut Import) {
-    let Some(doc) = parse_json(text, import) else { return };
+    let Some(doc) = parse_json(text, import) else {
+        return;
+    };
     let Some(experiments) = doc["experiments"].as_array() else {
-        import.problem(Location::Path("$.experiments".into()), "no list of experiments");
+        import.problem(
+            Location::Path("$.experiments".into()),
+            "no list of experiments",
+        );
         return;
     };
     for (e, exp) in experiments.iter().enumerate() {
         let Some(requests) = exp["requests"].as_array() else {
-            import.problem(Location::Path(format!("$.experiments[{e}].requests")), "an experiment without a list of requests was skipped");
+            import.problem(
+                Location::Path(format!("$.experiments[{e}].requests")),
+                "an experiment without a list of requests was skipped",
+            );
             continue;
         };
         for (i, req) in requests.iter().enumerate() {
             let at = || Location::Path(format!("$.experiments[{e}].requests[{i}]"));
-            let id = if experiments.len() > 1 { format!("e{e}-{i}") } else { i.to_string() };
+            let id = if experiments.len() > 1 {
+                format!("e{e}-{i}")
+            } else {
+                i.to_string()
+            };
             let Some(sent) = field::integer(&req["timestamp"]) else {
-                import.problem(at(), "no send timestamp in nanoseconds; the request was skipped");
+                import.problem(
+                    at(),
+                    "no send timestamp in nanoseconds; the request was skipped",
+                );
                 continue;
             };
-            let responses: Option<Vec<i128>> =
-                req["response_timestamps"].as_array().map(|a| a.iter().map(field::integer).collect::<Option<Vec<_>>>()).unwrap_or(Some(Vec::new()));
+            let responses: Option<Vec<i128>> = req["response_timestamps"]
+                .as_array()
+                .map(|a| a.iter().map(field::integer).collect::<Option<Vec<_>>>())
+                .unwrap_or(Some(Vec::new()));
             let Some(responses) = responses else {
-                import.problem(at(), "a response timestamp is not an integer; the request was skipped");
+                import.problem(
+                    at(),
+                    "a response timestamp is not an integer; the request was skipped",
+                );
                 continue;
             };
             let Some(start) = Micros::checked_from_nanos(sent) else {
@@ -63,7 +83,9 @@ pub fn read_document(text: &str, import: &mut Import) {
                 continue;
             }
             let span = |a: i128, b: i128| a.checked_sub(b).and_then(Micros::checked_from_nanos);
-            let (Some(ttft), Some(decode), Some(e2e)) = (span(first, sent), span(last, first), span(last, sent)) else {
+            let (Some(ttft), Some(decode), Some(e2e)) =
+                (span(first, sent), span(last, first), span(last, sent))
+            else {
                 import.problem(at(), "the response timestamps are too far from the send time to be a latency; the request was skipped");
                 continue;
             };

@@ -255,7 +255,9 @@ impl Importer {
                 LineState::Gather => read_document(&mut self.import, &text),
                 LineState::Otlp => otlp::read_stream(&text, self.lines + 1, &mut self.import),
                 LineState::Aiperf => aiperf::read_stream(&text, self.lines + 1, &mut self.import),
-                LineState::Sglang(st) => sglang::read_stream(st, &text, self.lines + 1, &mut self.import),
+                LineState::Sglang(st) => {
+                    sglang::read_stream(st, &text, self.lines + 1, &mut self.import)
+                }
                 LineState::Csv(_) => {}
             }
             return self.import;
@@ -315,33 +317,55 @@ pub fn detect(prefix: &str) -> Result<Format, UnknownFormat> {
     let text = prefix.trim_start_matches('\u{feff}').trim_start();
     let has = |key: &str| text.contains(key);
     match text.as_bytes().first() {
-        None => Err(UnknownFormat { seen: "the file is empty".into() }),
+        None => Err(UnknownFormat {
+            seen: "the file is empty".into(),
+        }),
         Some(b'{') => {
             if has("\"resourceSpans\"") {
                 Ok(Format::VllmOtlp)
             } else if has("\"operationName\"") || (has("\"data\"") && has("\"traceID\"")) {
                 Ok(Format::VllmJaeger)
-            } else if has("\"experiments\"") && (has("\"response_timestamps\"") || has("\"window_boundaries\"") || has("\"service_kind\"")) {
+            } else if has("\"experiments\"")
+                && (has("\"response_timestamps\"")
+                    || has("\"window_boundaries\"")
+                    || has("\"service_kind\""))
+            {
                 Ok(Format::GenaiPerf)
             } else if has("\"benchmarks\"") {
                 Ok(Format::GuideLlm)
-            } else if has("\"metrics\"") && has("\"metadata\"") && (has("\"unit\"") || has("\"x_request_id\"")) {
+            } else if has("\"metrics\"")
+                && has("\"metadata\"")
+                && (has("\"unit\"") || has("\"x_request_id\""))
+            {
                 Ok(Format::AiperfRecords)
             } else if has("\"records\"") && (has("\"input_config\"") || has("\"tag\"")) {
                 Ok(Format::AiperfAggregate)
-            } else if has("\"mean_e2e_latency_ms\"") || (has("\"dataset_name\"") && !has("\"model_id\"")) {
+            } else if has("\"mean_e2e_latency_ms\"")
+                || (has("\"dataset_name\"") && !has("\"model_id\""))
+            {
                 Ok(Format::SglangBench)
-            } else if has("\"ttfts\"") || has("\"mean_ttft_ms\"") || has("\"model_id\"") || has("\"request_goodput:\"") {
+            } else if has("\"ttfts\"")
+                || has("\"mean_ttft_ms\"")
+                || has("\"model_id\"")
+                || has("\"request_goodput:\"")
+            {
                 Ok(Format::VllmBench)
             } else {
-                Err(UnknownFormat { seen: "a JSON object with none of the keys these tools write".into() })
+                Err(UnknownFormat {
+                    seen: "a JSON object with none of the keys these tools write".into(),
+                })
             }
         }
         Some(b'[') => {
-            if has("\"ttft_s\"") || has("\"end_to_end_latency_s\"") || has("\"number_input_tokens\"") {
+            if has("\"ttft_s\"")
+                || has("\"end_to_end_latency_s\"")
+                || has("\"number_input_tokens\"")
+            {
                 Ok(Format::LlmPerf)
             } else {
-                Err(UnknownFormat { seen: "a JSON array whose records are not LLMPerf's".into() })
+                Err(UnknownFormat {
+                    seen: "a JSON array whose records are not LLMPerf's".into(),
+                })
             }
         }
         Some(_) => {
@@ -349,7 +373,9 @@ pub fn detect(prefix: &str) -> Result<Format, UnknownFormat> {
             if csv::is_header(header) {
                 Ok(Format::Csv)
             } else {
-                Err(UnknownFormat { seen: "neither JSON nor a CSV header with the documented columns".into() })
+                Err(UnknownFormat {
+                    seen: "neither JSON nor a CSV header with the documented columns".into(),
+                })
             }
         }
     }

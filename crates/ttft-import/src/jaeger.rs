@@ -8,27 +8,39 @@
 //! read Jaeger's protobuf or the collector's own JSON formats.
 
 use crate::field;
-use crate::read::{parse_json, Import};
 use crate::model::Location;
 use crate::otlp::{Attr, LlmSpan, SPAN_NAME};
+use crate::read::{parse_json, Import};
 use serde_json::Value;
 use ttft_latency::Micros;
 
 /// Reads a whole Jaeger JSON export.
 pub fn read_document(text: &str, import: &mut Import) {
-    let Some(doc) = parse_json(text, import) else { return };
+    let Some(doc) = parse_json(text, import) else {
+        return;
+    };
     let traces: Vec<(String, &Value)> = match (&doc["data"], doc.get("spans")) {
-        (Value::Array(traces), _) => traces.iter().enumerate().map(|(i, t)| (format!("$.data[{i}]"), t)).collect(),
+        (Value::Array(traces), _) => traces
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("$.data[{i}]"), t))
+            .collect(),
         // A single trace object, as some tools save one.
         (_, Some(_)) => vec![("$".to_owned(), &doc)],
         _ => {
-            import.problem(Location::Path("$.data".into()), "no list of traces under \"data\"");
+            import.problem(
+                Location::Path("$.data".into()),
+                "no list of traces under \"data\"",
+            );
             return;
         }
     };
     for (path, trace) in traces {
         let Some(spans) = trace["spans"].as_array() else {
-            import.problem(Location::Path(format!("{path}.spans")), "a trace without a list of spans was skipped");
+            import.problem(
+                Location::Path(format!("{path}.spans")),
+                "a trace without a list of spans was skipped",
+            );
             continue;
         };
         for (k, span) in spans.iter().enumerate() {
@@ -37,7 +49,10 @@ pub fn read_document(text: &str, import: &mut Import) {
                 if span.is_object() {
                     import.ignored_records += 1;
                 } else {
-                    import.problem(Location::Path(at), format!("a span must be an object, not {}", field::kind(span)));
+                    import.problem(
+                        Location::Path(at),
+                        format!("a span must be an object, not {}", field::kind(span)),
+                    );
                 }
                 continue;
             }
@@ -49,13 +64,21 @@ pub fn read_document(text: &str, import: &mut Import) {
 fn read_span(span: &Value, at: &str, import: &mut Import) {
     let mut fields = LlmSpan {
         // Jaeger's startTime is microseconds since the epoch.
-        start: field::integer(&span["startTime"]).and_then(|us| i64::try_from(us).ok()).map(Micros),
+        start: field::integer(&span["startTime"])
+            .and_then(|us| i64::try_from(us).ok())
+            .map(Micros),
         ..LlmSpan::default()
     };
     let mut failed = false;
     let mut status_text = None;
-    for tag in span["tags"].as_array().map(Vec::as_slice).unwrap_or_default() {
-        let Some(key) = tag["key"].as_str() else { continue };
+    for tag in span["tags"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+    {
+        let Some(key) = tag["key"].as_str() else {
+            continue;
+        };
         let value = &tag["value"];
         let attr = match (tag["type"].as_str(), value) {
             (Some("int64"), v) => Attr::Count(field::count(v)),
@@ -76,11 +99,18 @@ fn read_span(span: &Value, at: &str, import: &mut Import) {
         }
     }
     if failed {
-        fields.error = Some(status_text.unwrap_or_else(|| "the span is marked as an error".to_owned()));
+        fields.error =
+            Some(status_text.unwrap_or_else(|| "the span is marked as an error".to_owned()));
     }
-    let fallback = span["spanID"].as_str().map(str::to_owned).unwrap_or_else(|| at.to_owned());
+    let fallback = span["spanID"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| at.to_owned());
     match fields.into_request(fallback) {
         Ok(req) => import.requests.push(req),
-        Err(msg) => import.problem(Location::Path(at.to_owned()), format!("{msg}; the span was skipped")),
+        Err(msg) => import.problem(
+            Location::Path(at.to_owned()),
+            format!("{msg}; the span was skipped"),
+        ),
     }
 }

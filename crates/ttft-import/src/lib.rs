@@ -44,8 +44,8 @@ pub mod vllm_bench;
 pub use format::{Capability, Format, Layout, UnknownFormat};
 pub use importer::{detect, import, parse_document, Importer, Progress};
 pub use model::{
-    Breakdown, Clock, Figure, ImportedRequest, Largest, Location, Piece, Prefill, PrefillConvention, Problem, Quantity,
-    RunSummary,
+    Breakdown, Clock, Figure, ImportedRequest, Largest, Location, Piece, Prefill,
+    PrefillConvention, Problem, Quantity, RunSummary,
 };
 pub use read::{Import, MAX_PROBLEMS};
 pub use ttft_latency::OutcomeCounts;

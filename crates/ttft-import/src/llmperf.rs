@@ -8,21 +8,29 @@
 //! used; decode is end-to-end minus TTFT, both on the client's clock.
 
 use crate::field;
-use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, ImportedRequest, Location};
+use crate::read::{parse_json, Import};
 use ttft_latency::Outcome;
 
 /// Reads a whole file.
 pub fn read_document(text: &str, import: &mut Import) {
-    let Some(doc) = parse_json(text, import) else { return };
+    let Some(doc) = parse_json(text, import) else {
+        return;
+    };
     let Some(records) = doc.as_array() else {
-        import.problem(Location::Path("$".into()), format!("expected an array of records, found {}", field::kind(&doc)));
+        import.problem(
+            Location::Path("$".into()),
+            format!("expected an array of records, found {}", field::kind(&doc)),
+        );
         return;
     };
     for (i, rec) in records.iter().enumerate() {
         let at = || Location::Path(format!("$[{i}]"));
         if !rec.is_object() {
-            import.problem(at(), format!("a record must be an object, found {}", field::kind(rec)));
+            import.problem(
+                at(),
+                format!("a record must be an object, found {}", field::kind(rec)),
+            );
             continue;
         }
         let id = i.to_string();
@@ -37,7 +45,11 @@ pub fn read_document(text: &str, import: &mut Import) {
                 (None, Some(m)) => m,
                 (None, None) => format!("error code {code}"),
             };
-            let outcome = if n == Some(429) { Outcome::Rejected } else { Outcome::Failed };
+            let outcome = if n == Some(429) {
+                Outcome::Rejected
+            } else {
+                Outcome::Failed
+            };
             import.requests.push(ImportedRequest {
                 id,
                 start: None,
@@ -57,7 +69,11 @@ pub fn read_document(text: &str, import: &mut Import) {
             continue;
         };
         let e2e = e2e.filter(|t| *t >= ttft);
-        let outcome = if field::text(&rec["error_msg"]).is_some() { Outcome::Failed } else { Outcome::Completed };
+        let outcome = if field::text(&rec["error_msg"]).is_some() {
+            Outcome::Failed
+        } else {
+            Outcome::Completed
+        };
         let error = field::text(&rec["error_msg"]);
         let breakdown = if outcome == Outcome::Completed {
             Breakdown::client(Some(ttft), e2e.map(|e| e - ttft), e2e)

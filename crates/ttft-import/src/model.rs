@@ -185,7 +185,8 @@ impl Breakdown {
         b.emit = emit;
         b.ttft = ttft;
         if let (Some(t), Some(q)) = (ttft, queue_wait) {
-            let known = q + prefill.map(|p| p.duration).unwrap_or_default() + emit.unwrap_or_default();
+            let known =
+                q + prefill.map(|p| p.duration).unwrap_or_default() + emit.unwrap_or_default();
             b.unattributed = t.checked_sub(known);
         }
         b
@@ -228,7 +229,13 @@ impl Breakdown {
                 // course parts are known.
                 let whole = self.ttft.is_none()
                     && self.emit.is_some()
-                    && matches!(self.prefill, Some(Prefill { convention: PrefillConvention::Course, .. }));
+                    && matches!(
+                        self.prefill,
+                        Some(Prefill {
+                            convention: PrefillConvention::Course,
+                            ..
+                        })
+                    );
                 if !whole {
                     return None;
                 }
@@ -241,7 +248,10 @@ impl Breakdown {
     /// pieces when none is stated.
     pub fn split_ttft(&self) -> Option<Micros> {
         let pieces = self.pieces()?;
-        Some(self.ttft.unwrap_or_else(|| pieces.iter().fold(Micros::ZERO, |acc, (_, v)| acc + *v)))
+        Some(
+            self.ttft
+                .unwrap_or_else(|| pieces.iter().fold(Micros::ZERO, |acc, (_, v)| acc + *v)),
+        )
     }
 
     /// One piece's share of the TTFT, when the breakdown can be split and
@@ -260,7 +270,11 @@ impl Breakdown {
             return None;
         }
         let max = pieces.iter().map(|(_, v)| *v).max()?;
-        let top: Vec<Piece> = pieces.iter().filter(|(_, v)| *v == max).map(|(p, _)| *p).collect();
+        let top: Vec<Piece> = pieces
+            .iter()
+            .filter(|(_, v)| *v == max)
+            .map(|(p, _)| *p)
+            .collect();
         match top.as_slice() {
             [one] => Some(Largest::Single(*one)),
             _ => Some(Largest::Tie(top)),
@@ -296,7 +310,10 @@ impl ImportedRequest {
     pub fn decode(&self) -> Option<Decode> {
         let n = self.output_tokens?;
         let duration = self.breakdown.decode?;
-        (n >= 1 && !duration.is_negative()).then_some(Decode { tokens_after_first: n - 1, duration })
+        (n >= 1 && !duration.is_negative()).then_some(Decode {
+            tokens_after_first: n - 1,
+            duration,
+        })
     }
 
     /// Output tokens per second after the first token.
@@ -320,7 +337,10 @@ impl ImportedRequest {
     pub fn mark_if_empty(&mut self) {
         if self.produced_nothing() {
             self.outcome = Outcome::Empty;
-            self.breakdown = Breakdown { e2e: self.breakdown.e2e, ..Breakdown::empty(self.breakdown.clock) };
+            self.breakdown = Breakdown {
+                e2e: self.breakdown.e2e,
+                ..Breakdown::empty(self.breakdown.clock)
+            };
         }
     }
 

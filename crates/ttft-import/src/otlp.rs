@@ -21,8 +21,8 @@
 //! start and end times are not used as latencies: they bracket the API
 //! server's work, not the parts the course names.
 
-use crate::read::{line_at, Import};
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
+use crate::read::{line_at, Import};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -40,7 +40,12 @@ struct Doc<'a> {
 
 #[derive(Deserialize)]
 struct ResourceSpans<'a> {
-    #[serde(rename = "scopeSpans", alias = "instrumentationLibrarySpans", default, borrow)]
+    #[serde(
+        rename = "scopeSpans",
+        alias = "instrumentationLibrarySpans",
+        default,
+        borrow
+    )]
     scope_spans: Vec<ScopeSpans<'a>>,
 }
 
@@ -139,7 +144,9 @@ impl<'de> Visitor<'de> for KeyValue<'_> {
                 }
             }
         }
-        let Some(Text(key)) = key else { return Err(de::Error::missing_field("key")) };
+        let Some(Text(key)) = key else {
+            return Err(de::Error::missing_field("key"));
+        };
         if !applied && LlmSpan::wants(&key) {
             let v = early.unwrap_or_default();
             self.0.set(&key, attr(&v));
@@ -277,7 +284,10 @@ impl<'de> Deserialize<'de> for Flex {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Flex, E> {
                 let v = v.trim();
-                Ok(v.parse::<i128>().map(Flex::Int).or_else(|_| v.parse::<f64>().map(Flex::Float)).unwrap_or(Flex::Bad))
+                Ok(v.parse::<i128>()
+                    .map(Flex::Int)
+                    .or_else(|_| v.parse::<f64>().map(Flex::Float))
+                    .unwrap_or(Flex::Bad))
             }
             fn visit_bool<E: de::Error>(self, _: bool) -> Result<Flex, E> {
                 Ok(Flex::Bad)
@@ -309,7 +319,9 @@ impl<'de> Deserialize<'de> for StatusCode {
                 Ok(StatusCode(v == 2))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<StatusCode, E> {
-                Ok(StatusCode(v == "STATUS_CODE_ERROR" || v == "ERROR" || v == "2"))
+                Ok(StatusCode(
+                    v == "STATUS_CODE_ERROR" || v == "ERROR" || v == "2",
+                ))
             }
             fn visit_unit<E: de::Error>(self) -> Result<StatusCode, E> {
                 Ok(StatusCode(false))
@@ -370,7 +382,9 @@ impl LlmSpan {
         };
         let count = |v: &Attr<'_>| match v {
             Attr::Count(n) => *n,
-            Attr::Number(Some(x)) if *x >= 0.0 && x.fract() == 0.0 && *x < 1.8e19 => Some(*x as u64),
+            Attr::Number(Some(x)) if *x >= 0.0 && x.fract() == 0.0 && *x < 1.8e19 => {
+                Some(*x as u64)
+            }
             Attr::Text(s) => s.trim().parse::<u64>().ok(),
             _ => None,
         };
@@ -403,8 +417,12 @@ impl LlmSpan {
         let to_us = |name: &str, v: Option<f64>| -> Result<Option<Micros>, String> {
             match v {
                 None => Ok(None),
-                Some(s) if s < 0.0 => Err(format!("{name} is {s} s; a duration cannot be negative")),
-                Some(s) => Micros::from_secs_f64(s).map(Some).ok_or_else(|| format!("{name} is too large")),
+                Some(s) if s < 0.0 => {
+                    Err(format!("{name} is {s} s; a duration cannot be negative"))
+                }
+                Some(s) => Micros::from_secs_f64(s)
+                    .map(Some)
+                    .ok_or_else(|| format!("{name} is too large")),
             }
         };
         let queue = to_us("time_in_queue", self.queue)?;
@@ -412,7 +430,10 @@ impl LlmSpan {
         let ttft = to_us("time_to_first_token", self.ttft)?;
         let decode = to_us("time_in_model_decode", self.decode)?;
         let e2e = to_us("e2e", self.e2e)?;
-        let prefill = prefill.map(|duration| Prefill { duration, convention: PrefillConvention::IncludesEmit });
+        let prefill = prefill.map(|duration| Prefill {
+            duration,
+            convention: PrefillConvention::IncludesEmit,
+        });
         let mut breakdown = Breakdown::server(queue, prefill, None, ttft);
         breakdown.decode = decode;
         breakdown.e2e = e2e;
@@ -469,7 +490,12 @@ fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
                     continue;
                 }
                 let mut fields = span.attributes.0;
-                let at = || Location::LinePath(line, format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"));
+                let at = || {
+                    Location::LinePath(
+                        line,
+                        format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"),
+                    )
+                };
                 fields.start = match span.start.as_nanos().map(Micros::checked_from_nanos) {
                     Some(None) => {
                         import.problem(at(), "startTimeUnixNano is too large to be a time in nanoseconds; the span was skipped");
@@ -480,7 +506,11 @@ fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
                 };
                 if let Some(status) = &span.status {
                     if status.code.0 {
-                        let msg = if status.message.is_empty() { "the span's status is ERROR" } else { &status.message };
+                        let msg = if status.message.is_empty() {
+                            "the span's status is ERROR"
+                        } else {
+                            &status.message
+                        };
                         fields.error = Some(msg.to_owned());
                     }
                 }
@@ -492,7 +522,10 @@ fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
                 match fields.into_request(fallback) {
                     Ok(req) => import.requests.push(req),
                     Err(msg) => import.problem(
-                        Location::LinePath(line, format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]")),
+                        Location::LinePath(
+                            line,
+                            format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"),
+                        ),
                         format!("{msg}; the span was skipped"),
                     ),
                 }
@@ -508,7 +541,10 @@ pub fn read_line(line: &str, n: usize, import: &mut Import) {
     }
     match serde_json::from_str::<Doc<'_>>(line) {
         Ok(doc) => read_doc(doc, n, import),
-        Err(e) => import.problem(Location::Line(n), format!("not an OTLP JSON object: {e}; the line was skipped")),
+        Err(e) => import.problem(
+            Location::Line(n),
+            format!("not an OTLP JSON object: {e}; the line was skipped"),
+        ),
     }
 }
 
@@ -518,7 +554,10 @@ pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Doc<'_>>();
     loop {
         let start = stream.byte_offset();
-        let lead = text.get(start..).map(|t| t.len() - t.trim_start().len()).unwrap_or(0);
+        let lead = text
+            .get(start..)
+            .map(|t| t.len() - t.trim_start().len())
+            .unwrap_or(0);
         let line = line_at(text, start + lead, first_line);
         match stream.next() {
             None => break,
@@ -544,14 +583,24 @@ mod tests {
     fn check(line: &str, expected: &[(&str, Option<Micros>, Option<Micros>)], problems: usize) {
         let mut import = Import::new(Format::VllmOtlp);
         read_line(line, 1, &mut import);
-        let got: Vec<(&str, Option<Micros>, Option<Micros>)> =
-            import.requests.iter().map(|r| (r.id.as_str(), r.breakdown.queue_wait, r.breakdown.ttft)).collect();
+        let got: Vec<(&str, Option<Micros>, Option<Micros>)> = import
+            .requests
+            .iter()
+            .map(|r| (r.id.as_str(), r.breakdown.queue_wait, r.breakdown.ttft))
+            .collect();
         assert_eq!(got, expected, "{line}");
-        assert_eq!(import.problem_count(), problems, "{line}: {:?}", import.problems);
+        assert_eq!(
+            import.problem_count(),
+            problems,
+            "{line}: {:?}",
+            import.problems
+        );
     }
 
     fn span(attributes: &str) -> String {
-        format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"name":"llm_request","spanId":"s1","attributes":[{attributes}]}}]}}]}}]}}"#)
+        format!(
+            r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"name":"llm_request","spanId":"s1","attributes":[{attributes}]}}]}}]}}]}}"#
+        )
     }
 
     #[test]
@@ -560,19 +609,25 @@ mod tests {
         let t = Some(Micros::from_ms(100));
         // Key before value, the usual order.
         check(
-            &span(r#"{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":0.02}},{"key":"gen_ai.latency.time_to_first_token","value":{"doubleValue":0.1}}"#),
+            &span(
+                r#"{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":0.02}},{"key":"gen_ai.latency.time_to_first_token","value":{"doubleValue":0.1}}"#,
+            ),
             &[("s1", q, t)],
             0,
         );
         // Value before key, and an escaped key.
         check(
-            &span(r#"{"value":{"doubleValue":0.02},"key":"gen_ai.latency.time_in_queue"},{"key":"gen_ai.latency.time_to_first_tok\u0065n","value":{"doubleValue":0.1}}"#),
+            &span(
+                r#"{"value":{"doubleValue":0.02},"key":"gen_ai.latency.time_in_queue"},{"key":"gen_ai.latency.time_to_first_tok\u0065n","value":{"doubleValue":0.1}}"#,
+            ),
             &[("s1", q, t)],
             0,
         );
         // An attribute the importer does not use may hold any JSON at all.
         check(
-            &span(r#"{"key":"custom","value":{"kvlistValue":{"values":[1,[2,{"x":null}]]}}},{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":0.02}}"#),
+            &span(
+                r#"{"key":"custom","value":{"kvlistValue":{"values":[1,[2,{"x":null}]]}}},{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":0.02}}"#,
+            ),
             &[("s1", q, None)],
             0,
         );

@@ -10,7 +10,9 @@
 use crate::format::{Capability, Format};
 use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
 use serde::{Deserialize, Serialize};
-use ttft_latency::{summarise, Convention, Micros, Observation, Outcome, OutcomeCounts, Summary, TtftSplit};
+use ttft_latency::{
+    summarise, Convention, Micros, Observation, Outcome, OutcomeCounts, Summary, TtftSplit,
+};
 
 /// Most problems kept in a result; beyond this they are only counted, so a
 /// file of garbage cannot fill the page's memory with messages.
@@ -67,7 +69,10 @@ impl Import {
     /// Records a problem, or counts it once the list is full.
     pub fn problem(&mut self, location: Location, message: impl Into<String>) {
         if self.problems.len() < MAX_PROBLEMS {
-            self.problems.push(Problem { location, message: message.into() });
+            self.problems.push(Problem {
+                location,
+                message: message.into(),
+            });
         } else {
             self.problems_not_listed += 1;
         }
@@ -108,8 +113,14 @@ impl Import {
 fn observation(r: &ImportedRequest) -> Observation {
     let b = &r.breakdown;
     let course_split = match (b.clock, b.queue_wait, b.prefill, b.emit, b.unattributed) {
-        (Clock::Server, Some(q), Some(p), Some(e), None | Some(Micros::ZERO)) if p.convention == PrefillConvention::Course => {
-            Some(TtftSplit { queue_wait: q, prefill: p.duration, emit: e })
+        (Clock::Server, Some(q), Some(p), Some(e), None | Some(Micros::ZERO))
+            if p.convention == PrefillConvention::Course =>
+        {
+            Some(TtftSplit {
+                queue_wait: q,
+                prefill: p.duration,
+                emit: e,
+            })
         }
         _ => None,
     };
@@ -117,7 +128,11 @@ fn observation(r: &ImportedRequest) -> Observation {
         return Observation::unsplit(r.outcome);
     }
     match (course_split, b.ttft) {
-        (Some(parts), _) => Observation { outcome: r.outcome, ttft: Some(parts.ttft()), parts: Some(parts) },
+        (Some(parts), _) => Observation {
+            outcome: r.outcome,
+            ttft: Some(parts.ttft()),
+            parts: Some(parts),
+        },
         (None, Some(t)) => Observation::ttft_only(r.outcome, t),
         (None, None) => Observation::unsplit(r.outcome),
     }
@@ -129,7 +144,10 @@ pub fn parse_json(text: &str, import: &mut Import) -> Option<serde_json::Value> 
     match serde_json::from_str(text) {
         Ok(v) => Some(v),
         Err(e) => {
-            import.stop(Location::Line(e.line()), format!("not valid JSON, so nothing in it was read: {e}"));
+            import.stop(
+                Location::Line(e.line()),
+                format!("not valid JSON, so nothing in it was read: {e}"),
+            );
             None
         }
     }

@@ -14,13 +14,13 @@
 //! `ttft_latency::summarise` through [`Import::summarise`]), and does not format
 //! HTML.
 
-use crate::read::Import;
 use crate::model::{ImportedRequest, Largest, Piece};
+use crate::read::Import;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use ttft_latency::summary::{self, count_of};
-use ttft_latency::Part;
 use ttft_latency::time::group_thousands;
+use ttft_latency::Part;
 use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 
 /// Where one request stands against a TTFT target.
@@ -70,7 +70,10 @@ pub fn first_token(request: &ImportedRequest) -> Option<Micros> {
     if request.outcome == Outcome::Empty {
         return None;
     }
-    request.breakdown.ttft.or_else(|| request.breakdown.split_ttft())
+    request
+        .breakdown
+        .ttft
+        .or_else(|| request.breakdown.split_ttft())
 }
 
 /// A column of the per-request table, which the page can sort by.
@@ -141,7 +144,9 @@ fn compare(a: &Key<'_>, b: &Key<'_>) -> Ordering {
 }
 
 fn count_key(n: Option<u64>) -> Key<'static> {
-    n.map_or(Key::Missing, |n| Key::Int(i64::try_from(n).unwrap_or(i64::MAX)))
+    n.map_or(Key::Missing, |n| {
+        Key::Int(i64::try_from(n).unwrap_or(i64::MAX))
+    })
 }
 
 fn time_key(t: Option<Micros>) -> Key<'static> {
@@ -177,8 +182,17 @@ fn key<'a>(r: &'a ImportedRequest, column: Column, target: Micros) -> Key<'a> {
 /// The positions of `requests` sorted by `column` (stable: equal keys keep
 /// file order), descending when asked; requests without a value for the
 /// column come last either way. The target decides the standing column.
-pub fn order(requests: &[ImportedRequest], column: Column, descending: bool, target: Micros) -> Vec<usize> {
-    let mut keyed: Vec<(Key<'_>, usize)> = requests.iter().enumerate().map(|(i, r)| (key(r, column, target), i)).collect();
+pub fn order(
+    requests: &[ImportedRequest],
+    column: Column,
+    descending: bool,
+    target: Micros,
+) -> Vec<usize> {
+    let mut keyed: Vec<(Key<'_>, usize)> = requests
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (key(r, column, target), i))
+        .collect();
     keyed.sort_by(|(a, _), (b, _)| match (a, b) {
         (Key::Missing, Key::Missing) => Ordering::Equal,
         (Key::Missing, _) => Ordering::Greater,
@@ -217,7 +231,13 @@ pub struct PieceSpread {
 /// as the core does for parts). The unattributed remainder enters with its
 /// value even when it is zero, so its percentiles describe every split.
 pub fn piece_percentiles(requests: &[ImportedRequest], convention: Convention) -> Vec<PieceSpread> {
-    const PIECES: [Piece; 5] = [Piece::QueueWait, Piece::Prefill, Piece::PrefillWithEmit, Piece::Emit, Piece::Unattributed];
+    const PIECES: [Piece; 5] = [
+        Piece::QueueWait,
+        Piece::Prefill,
+        Piece::PrefillWithEmit,
+        Piece::Emit,
+        Piece::Unattributed,
+    ];
     let mut samples: [Vec<Micros>; 5] = Default::default();
     for r in requests {
         let b = &r.breakdown;
@@ -226,8 +246,12 @@ pub fn piece_percentiles(requests: &[ImportedRequest], convention: Convention) -
         }
         let values = [
             b.queue_wait,
-            b.prefill.filter(|p| p.convention == crate::model::PrefillConvention::Course).map(|p| p.duration),
-            b.prefill.filter(|p| p.convention == crate::model::PrefillConvention::IncludesEmit).map(|p| p.duration),
+            b.prefill
+                .filter(|p| p.convention == crate::model::PrefillConvention::Course)
+                .map(|p| p.duration),
+            b.prefill
+                .filter(|p| p.convention == crate::model::PrefillConvention::IncludesEmit)
+                .map(|p| p.duration),
             b.emit,
             b.unattributed,
         ];
@@ -240,7 +264,11 @@ pub fn piece_percentiles(requests: &[ImportedRequest], convention: Convention) -
     PIECES
         .into_iter()
         .zip(samples.iter())
-        .filter_map(|(piece, s)| percentiles(s, convention).ok().map(|percentiles| PieceSpread { piece, percentiles }))
+        .filter_map(|(piece, s)| {
+            percentiles(s, convention)
+                .ok()
+                .map(|percentiles| PieceSpread { piece, percentiles })
+        })
         .collect()
 }
 
@@ -268,7 +296,10 @@ impl LargestCounts {
     /// The piece that is largest in more than half of the split requests.
     pub fn majority(&self) -> Option<Piece> {
         let total = self.split();
-        self.single.iter().find(|(_, n)| n * 2 > total).map(|(p, _)| *p)
+        self.single
+            .iter()
+            .find(|(_, n)| n * 2 > total)
+            .map(|(p, _)| *p)
     }
 }
 
@@ -304,11 +335,17 @@ pub fn largest_counts(requests: &[ImportedRequest], over: Option<Micros>) -> Lar
             None => counts.unsplit += 1,
         }
     }
-    counts.single = [Piece::QueueWait, Piece::Prefill, Piece::PrefillWithEmit, Piece::Emit, Piece::Unattributed]
-        .into_iter()
-        .zip(by_piece)
-        .filter(|(_, n)| *n > 0)
-        .collect();
+    counts.single = [
+        Piece::QueueWait,
+        Piece::Prefill,
+        Piece::PrefillWithEmit,
+        Piece::Emit,
+        Piece::Unattributed,
+    ]
+    .into_iter()
+    .zip(by_piece)
+    .filter(|(_, n)| *n > 0)
+    .collect();
     counts
 }
 
@@ -373,21 +410,33 @@ pub fn histogram(requests: &[ImportedRequest], bins: usize, target: Micros) -> O
     let top = if max > target { max } else { target };
     let width = nice_ceiling(Micros(top.0 / bins + 1));
     let n = usize::try_from(top.0 / width.0 + 1).unwrap_or(1).max(1);
-    let mut out: Vec<Bin> =
-        (0..n).map(|i| Bin { from: Micros(width.0.saturating_mul(i as i64)), to: Micros(width.0.saturating_mul(i as i64 + 1)), count: 0 }).collect();
+    let mut out: Vec<Bin> = (0..n)
+        .map(|i| Bin {
+            from: Micros(width.0.saturating_mul(i as i64)),
+            to: Micros(width.0.saturating_mul(i as i64 + 1)),
+            count: 0,
+        })
+        .collect();
     let mut negative = 0;
     for t in &ttfts {
         if t.is_negative() {
             negative += 1;
             continue;
         }
-        let i = usize::try_from(t.0 / width.0).unwrap_or(usize::MAX).min(n - 1);
+        let i = usize::try_from(t.0 / width.0)
+            .unwrap_or(usize::MAX)
+            .min(n - 1);
         if let Some(bin) = out.get_mut(i) {
             bin.count += 1;
         }
     }
     let tallest = out.iter().map(|b| b.count).max().unwrap_or(0);
-    Some(Histogram { bins: out, tallest, total: ttfts.len(), negative })
+    Some(Histogram {
+        bins: out,
+        tallest,
+        total: ttfts.len(),
+        negative,
+    })
 }
 
 /// The positions of the `n` slowest requests by TTFT, slowest first (ties
@@ -408,7 +457,9 @@ pub fn spread(len: usize, max: usize) -> Vec<usize> {
     if max == 0 {
         return Vec::new();
     }
-    (0..max).map(|k| ((k as u128 * len as u128) / max as u128) as usize).collect()
+    (0..max)
+        .map(|k| ((k as u128 * len as u128) / max as u128) as usize)
+        .collect()
 }
 
 /// What to look at first when `piece` is the largest delay.
@@ -434,7 +485,10 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
     let mut told = summary.clone();
     // The core counts every request it was not given parts for as "TTFT
     // only"; a vLLM span is split, just not into the core's three parts.
-    told.ttft_only = requests.iter().filter(|r| first_token(r).is_some() && r.breakdown.pieces().is_none()).count();
+    told.ttft_only = requests
+        .iter()
+        .filter(|r| first_token(r).is_some() && r.breakdown.pieces().is_none())
+        .count();
     let mut out = told.reading();
     if summary.dominant.total() > 0 || summary.ttft.is_none() {
         return out;
@@ -451,11 +505,23 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
     }
     match counts.majority() {
         Some(piece) => {
-            let n = counts.single.iter().find(|(p, _)| *p == piece).map_or(0, |(_, n)| *n);
-            out.push(format!("The largest piece of most {which} here ({}) is {piece}: {}.", count_of(n, split), first_look(piece)));
+            let n = counts
+                .single
+                .iter()
+                .find(|(p, _)| *p == piece)
+                .map_or(0, |(_, n)| *n);
+            out.push(format!(
+                "The largest piece of most {which} here ({}) is {piece}: {}.",
+                count_of(n, split),
+                first_look(piece)
+            ));
         }
         None => {
-            let parts: Vec<String> = counts.single.iter().map(|(p, n)| format!("{p} {n}")).collect();
+            let parts: Vec<String> = counts
+                .single
+                .iter()
+                .map(|(p, n)| format!("{p} {n}"))
+                .collect();
             out.push(format!(
                 "No single piece is the largest in most {which} ({}, ties {}): diagnose each request from its own split.",
                 parts.join(", "),
@@ -474,13 +540,28 @@ pub fn problems_sentence(import: &Import) -> Option<String> {
     if n == 0 {
         return None;
     }
-    let what = if n == 1 { "1 line or record could not be read".to_owned() } else { format!("{} lines or records could not be read", group_thousands(n as u64)) };
-    Some(if import.stopped {
-        format!("{what}, and reading stopped early: the file may hold requests that were not imported.")
-    } else if import.requests.is_empty() {
-        format!("{what} and {} skipped; no request in the file could be read.", if n == 1 { "was" } else { "were" })
+    let what = if n == 1 {
+        "1 line or record could not be read".to_owned()
     } else {
-        format!("{what} and {} skipped; everything else was imported.", if n == 1 { "was" } else { "were" })
+        format!(
+            "{} lines or records could not be read",
+            group_thousands(n as u64)
+        )
+    };
+    Some(if import.stopped {
+        format!(
+            "{what}, and reading stopped early: the file may hold requests that were not imported."
+        )
+    } else if import.requests.is_empty() {
+        format!(
+            "{what} and {} skipped; no request in the file could be read.",
+            if n == 1 { "was" } else { "were" }
+        )
+    } else {
+        format!(
+            "{what} and {} skipped; everything else was imported.",
+            if n == 1 { "was" } else { "were" }
+        )
     })
 }
 
@@ -511,13 +592,20 @@ mod tests {
     }
 
     fn ids(imp: &Import, positions: &[usize]) -> Vec<String> {
-        positions.iter().filter_map(|&i| imp.requests.get(i)).map(|r| r.id.clone()).collect()
+        positions
+            .iter()
+            .filter_map(|&i| imp.requests.get(i))
+            .map(|r| r.id.clone())
+            .collect()
     }
 
     /// Checks the ids in the order `column` sorts them.
     fn check(column: Column, descending: bool, expected: &[&str]) {
         let imp = course();
-        let got = ids(&imp, &order(&imp.requests, column, descending, Micros::from_ms(1_000)));
+        let got = ids(
+            &imp,
+            &order(&imp.requests, column, descending, Micros::from_ms(1_000)),
+        );
         assert_eq!(got, expected, "{column:?} descending={descending}");
     }
 
@@ -526,8 +614,16 @@ mod tests {
         check(Column::Id, false, &["H1", "H2", "H3", "H4", "review"]);
         check(Column::Ttft, true, &["H2", "H3", "H4", "review", "H1"]);
         check(Column::Ttft, false, &["H1", "review", "H4", "H3", "H2"]);
-        check(Column::OutputTokens, false, &["review", "H1", "H2", "H3", "H4"]);
-        check(Column::OutputTokens, true, &["review", "H1", "H2", "H3", "H4"]);
+        check(
+            Column::OutputTokens,
+            false,
+            &["review", "H1", "H2", "H3", "H4"],
+        );
+        check(
+            Column::OutputTokens,
+            true,
+            &["review", "H1", "H2", "H3", "H4"],
+        );
         check(Column::QueueWait, true, &["H2", "H4", "review", "H3", "H1"]);
         check(Column::Standing, false, &["H1", "review", "H2", "H3", "H4"]);
     }
@@ -535,11 +631,14 @@ mod tests {
     #[test]
     fn the_problems_sentence_says_everything_else_only_when_true() {
         let header = "id,queue_ms,prefill_ms,emit_ms\n";
-        let sentence = |text: &str| problems_sentence(&crate::parse_document(crate::Format::Csv, text));
+        let sentence =
+            |text: &str| problems_sentence(&crate::parse_document(crate::Format::Csv, text));
         assert_eq!(sentence(&format!("{header}a,1,2,3\n")), None);
         assert_eq!(
             sentence(&format!("{header}a,1,2,3\nb,x,2,3\n")).as_deref(),
-            Some("1 line or record could not be read and was skipped; everything else was imported.")
+            Some(
+                "1 line or record could not be read and was skipped; everything else was imported."
+            )
         );
         assert_eq!(
             sentence(&format!("{header}b,x,2,3\nc,y,2,3\n")).as_deref(),
@@ -547,9 +646,12 @@ mod tests {
         );
         // One unclosed quote before good rows: they are imported, so "everything else" is true.
         let good: String = (0..300).map(|i| format!("r{i},1,2,3\n")).collect();
-        let imp = crate::parse_document(crate::Format::Csv, &format!("{header}\"bad,1,2,3\n{good}"));
+        let imp =
+            crate::parse_document(crate::Format::Csv, &format!("{header}\"bad,1,2,3\n{good}"));
         assert_eq!(imp.requests.len(), 300);
-        assert!(problems_sentence(&imp).is_some_and(|s| s.ends_with("everything else was imported.")));
+        assert!(
+            problems_sentence(&imp).is_some_and(|s| s.ends_with("everything else was imported."))
+        );
         let broken = crate::parse_document(crate::Format::LlmPerf, "[{\"ttft_s\": 0.1,");
         assert_eq!(
             problems_sentence(&broken).as_deref(),
@@ -560,8 +662,21 @@ mod tests {
     #[test]
     fn standing_against_a_target() {
         let imp = course();
-        let got: Vec<Standing> = imp.requests.iter().map(|r| standing(r, Micros::from_ms(1_000))).collect();
-        assert_eq!(got, [Standing::Within, Standing::Over, Standing::Over, Standing::Over, Standing::Within]);
+        let got: Vec<Standing> = imp
+            .requests
+            .iter()
+            .map(|r| standing(r, Micros::from_ms(1_000)))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                Standing::Within,
+                Standing::Over,
+                Standing::Over,
+                Standing::Over,
+                Standing::Within
+            ]
+        );
     }
 
     #[test]
@@ -569,7 +684,14 @@ mod tests {
         let imp = course();
         let spread = piece_percentiles(&imp.requests, Convention::NearestRank);
         let names: Vec<Piece> = spread.iter().map(|s| s.piece).collect();
-        assert_eq!(names, [Piece::QueueWait, Piece::PrefillWithEmit, Piece::Unattributed]);
+        assert_eq!(
+            names,
+            [
+                Piece::QueueWait,
+                Piece::PrefillWithEmit,
+                Piece::Unattributed
+            ]
+        );
         // Queue waits 20, 30, 40, 970, 2,325 ms: nearest-rank p50 of five
         // is the 3rd; every remainder is zero and still counted.
         let queue = &spread[0].percentiles;
@@ -580,12 +702,18 @@ mod tests {
         assert_eq!(spread[2].percentiles.count, 5);
         let counts = largest_counts(&imp.requests, None);
         assert_eq!(counts.split(), 5);
-        assert_eq!(counts.single, [(Piece::QueueWait, 2), (Piece::PrefillWithEmit, 3)]);
+        assert_eq!(
+            counts.single,
+            [(Piece::QueueWait, 2), (Piece::PrefillWithEmit, 3)]
+        );
         assert_eq!(counts.majority(), Some(Piece::PrefillWithEmit));
         let over = largest_counts(&imp.requests, Some(Micros::from_ms(1_000)));
         assert_eq!(over.split(), 3);
         // H2 and H4 wait in the queue longest; H3 (18,000 tokens) prefills.
-        assert_eq!(over.single, [(Piece::QueueWait, 2), (Piece::PrefillWithEmit, 1)]);
+        assert_eq!(
+            over.single,
+            [(Piece::QueueWait, 2), (Piece::PrefillWithEmit, 1)]
+        );
     }
 
     #[test]

@@ -8,8 +8,8 @@
 //! split TTFT: the clock is the benchmark client's.
 
 use crate::field;
-use crate::read::{line_at, Import};
 use crate::model::Location;
+use crate::read::{line_at, Import};
 use crate::vllm_bench::{read_arrays, summary_of};
 use serde_json::Value;
 
@@ -21,12 +21,17 @@ pub struct State {
 
 fn read_run(state: &mut State, value: &Value, line: usize, import: &mut Import) {
     let Some(obj) = value.as_object() else {
-        import.problem(Location::Line(line), format!("a run must be a JSON object, found {}", field::kind(value)));
+        import.problem(
+            Location::Line(line),
+            format!("a run must be a JSON object, found {}", field::kind(value)),
+        );
         return;
     };
     state.runs += 1;
     let run = state.runs;
-    import.summaries.push(summary_of(obj, format!("run {run} (line {line})")));
+    import
+        .summaries
+        .push(summary_of(obj, format!("run {run} (line {line})")));
     read_arrays(obj, &format!("r{run}-"), "$", Some(line), import);
 }
 
@@ -37,7 +42,10 @@ pub fn read_line(state: &mut State, line: &str, n: usize, import: &mut Import) {
     }
     match serde_json::from_str::<Value>(line) {
         Ok(v) => read_run(state, &v, n, import),
-        Err(e) => import.problem(Location::Line(n), format!("not valid JSON: {e}; the line was skipped")),
+        Err(e) => import.problem(
+            Location::Line(n),
+            format!("not valid JSON: {e}; the line was skipped"),
+        ),
     }
 }
 
@@ -46,7 +54,10 @@ pub fn read_stream(state: &mut State, text: &str, first_line: usize, import: &mu
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     loop {
         let start = stream.byte_offset();
-        let lead = text.get(start..).map(|t| t.len() - t.trim_start().len()).unwrap_or(0);
+        let lead = text
+            .get(start..)
+            .map(|t| t.len() - t.trim_start().len())
+            .unwrap_or(0);
         let line = line_at(text, start + lead, first_line);
         match stream.next() {
             None => break,

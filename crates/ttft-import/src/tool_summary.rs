@@ -56,7 +56,12 @@ fn statistic(key: &str) -> Option<Statistic> {
     match name {
         "mean" => Some(Statistic::Mean),
         "median" => Some(Statistic::Percentile(50)),
-        _ => name.strip_prefix('p')?.parse::<u8>().ok().filter(|p| *p <= 100).map(Statistic::Percentile),
+        _ => name
+            .strip_prefix('p')?
+            .parse::<u8>()
+            .ok()
+            .filter(|p| *p <= 100)
+            .map(Statistic::Percentile),
     }
 }
 
@@ -83,19 +88,38 @@ pub fn compare(import: &Import, convention: Convention) -> Vec<Comparison> {
     for (k, run) in import.summaries.iter().enumerate() {
         // SGLang names a run's requests r<run>-<i>; vLLM's single run holds them all.
         let prefix = format!("r{}-", k + 1);
-        let requests: Vec<_> = import.requests.iter().filter(|r| !many || r.id.starts_with(&prefix)).collect();
+        let requests: Vec<_> = import
+            .requests
+            .iter()
+            .filter(|r| !many || r.id.starts_with(&prefix))
+            .collect();
         if requests.is_empty() {
             continue;
         }
         let page_set: Vec<Micros> = requests.iter().filter_map(|r| first_token(r)).collect();
-        let empty = requests.iter().filter(|r| r.outcome == Outcome::Empty).count();
-        let with_empty: Vec<Micros> = page_set.iter().copied().chain(std::iter::repeat_n(Micros::ZERO, empty)).collect();
+        let empty = requests
+            .iter()
+            .filter(|r| r.outcome == Outcome::Empty)
+            .count();
+        let with_empty: Vec<Micros> = page_set
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(Micros::ZERO, empty))
+            .collect();
         for figure in &run.figures {
-            let (Some(stat), Quantity::Time(tool)) = (statistic(&figure.key), &figure.value) else { continue };
+            let (Some(stat), Quantity::Time(tool)) = (statistic(&figure.key), &figure.value) else {
+                continue;
+            };
             let tool = *tool;
             let page = compute(&page_set, stat, convention);
             let why = explain(stat, tool, page, &page_set, &with_empty, empty, convention);
-            out.push(Comparison { key: figure.key.clone(), run: run.label.clone(), tool, page, why });
+            out.push(Comparison {
+                key: figure.key.clone(),
+                run: run.label.clone(),
+                tool,
+                page,
+                why,
+            });
         }
     }
     out
@@ -110,7 +134,11 @@ fn explain(
     empty: usize,
     convention: Convention,
 ) -> String {
-    let replies = if empty == 1 { "1 empty reply".to_owned() } else { format!("{empty} empty replies") };
+    let replies = if empty == 1 {
+        "1 empty reply".to_owned()
+    } else {
+        format!("{empty} empty replies")
+    };
     let linear = Convention::Linear;
     let is_pct = matches!(stat, Statistic::Percentile(_));
     if page.is_some_and(|p| close(p, tool)) {
@@ -177,6 +205,44 @@ pub fn unstreamed(import: &Import) -> bool {
     seen && many_tokens
 }
 
+/// What the page calls the figure a file records as its time to first
+/// token: TTFT when the run was streamed, end-to-end time when it was not
+/// (see [`unstreamed`]), so no chart or column calls a whole answer's time
+/// a first token's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measure {
+    /// A column header or axis label: "TTFT" or "End-to-end".
+    pub label: &'static str,
+    /// Inside a sentence: "TTFT" or "end-to-end time".
+    pub name: &'static str,
+    /// A chart title's opening: "Time to first token" or "End-to-end time".
+    pub title: &'static str,
+}
+
+impl Measure {
+    /// The measure of a streamed run.
+    pub const TTFT: Measure = Measure {
+        label: "TTFT",
+        name: "TTFT",
+        title: "Time to first token",
+    };
+    /// The measure of a run that was not streamed.
+    pub const END_TO_END: Measure = Measure {
+        label: "End-to-end",
+        name: "end-to-end time",
+        title: "End-to-end time",
+    };
+
+    /// The measure `import`'s first-token figures really are.
+    pub fn of(import: &Import) -> Measure {
+        if unstreamed(import) {
+            Measure::END_TO_END
+        } else {
+            Measure::TTFT
+        }
+    }
+}
+
 /// The page's sentence for an unstreamed run, where it says what the file
 /// can tell.
 pub const UNSTREAMED: &str = "This run was not streamed, as far as the file shows: every request's first response \
@@ -185,7 +251,8 @@ pub const UNSTREAMED: &str = "This run was not streamed, as far as the file show
     calls them TTFT.";
 
 /// The page's sentence beside the target for an unstreamed run.
-pub const UNSTREAMED_TARGET: &str = "The target is a time-to-first-token target, but this run has no separate first \
+pub const UNSTREAMED_TARGET: &str =
+    "The target is a time-to-first-token target, but this run has no separate first \
     token: the standing against it compares whole answers' end-to-end times with it.";
 
 #[cfg(test)]
@@ -205,24 +272,71 @@ mod tests {
 
     fn check(imp: &Import, convention: Convention, key: &str, why_starts: &str) {
         let c = compare(imp, convention);
-        let row = c.iter().find(|c| c.key == key).unwrap_or_else(|| panic!("{key} in {c:?}"));
+        let row = c
+            .iter()
+            .find(|c| c.key == key)
+            .unwrap_or_else(|| panic!("{key} in {c:?}"));
         assert!(row.why.starts_with(why_starts), "{key}: {}", row.why);
     }
 
     #[test]
     fn agreement_convention_and_empty_replies_each_explained() {
         // 4 requests of 100, 200, 300, 400 ms. Linear median 250, nearest-rank 200.
-        let imp = bench("0.1,0.2,0.3,0.4", r#""","","","""#, r#""median_ttft_ms":250.0,"mean_ttft_ms":250.0,"p99_ttft_ms":123.0,"#);
-        check(&imp, Convention::Linear, "median_ttft_ms", "The same figure");
-        check(&imp, Convention::NearestRank, "median_ttft_ms", "The tool interpolates linearly");
-        check(&imp, Convention::NearestRank, "mean_ttft_ms", "The same figure");
-        check(&imp, Convention::Linear, "p99_ttft_ms", "This page cannot rebuild");
+        let imp = bench(
+            "0.1,0.2,0.3,0.4",
+            r#""","","","""#,
+            r#""median_ttft_ms":250.0,"mean_ttft_ms":250.0,"p99_ttft_ms":123.0,"#,
+        );
+        check(
+            &imp,
+            Convention::Linear,
+            "median_ttft_ms",
+            "The same figure",
+        );
+        check(
+            &imp,
+            Convention::NearestRank,
+            "median_ttft_ms",
+            "The tool interpolates linearly",
+        );
+        check(
+            &imp,
+            Convention::NearestRank,
+            "mean_ttft_ms",
+            "The same figure",
+        );
+        check(
+            &imp,
+            Convention::Linear,
+            "p99_ttft_ms",
+            "This page cannot rebuild",
+        );
         // One empty reply (TTFT 0, no error, but 5 tokens stated: a zero TTFT alone makes it empty).
-        let imp = bench("0.0,0.2,0.3,0.4", r#""","","","""#, r#""mean_ttft_ms":225.0,"median_ttft_ms":250.0,"#);
+        let imp = bench(
+            "0.0,0.2,0.3,0.4",
+            r#""","","","""#,
+            r#""mean_ttft_ms":225.0,"median_ttft_ms":250.0,"#,
+        );
         assert_eq!(imp.counts().empty, 1);
-        check(&imp, Convention::Linear, "mean_ttft_ms", "The tool counts the 1 empty reply");
-        check(&imp, Convention::NearestRank, "median_ttft_ms", "Two reasons");
-        assert_eq!(compare(&imp, Convention::Linear).iter().find(|c| c.key == "mean_ttft_ms").and_then(|c| c.page), Some(Micros(300_000)));
+        check(
+            &imp,
+            Convention::Linear,
+            "mean_ttft_ms",
+            "The tool counts the 1 empty reply",
+        );
+        check(
+            &imp,
+            Convention::NearestRank,
+            "median_ttft_ms",
+            "Two reasons",
+        );
+        assert_eq!(
+            compare(&imp, Convention::Linear)
+                .iter()
+                .find(|c| c.key == "mean_ttft_ms")
+                .and_then(|c| c.page),
+            Some(Micros(300_000))
+        );
     }
 
     #[test]
@@ -241,5 +355,7 @@ mod tests {
         // One-token replies have no second chunk to stream: not a sign.
         let one_token = import(r#"{"model_id":"m","output_lens":[1,1],"ttfts":[0.3,0.4],"itls":[[],[]],"errors":["",""]}"#).expect("bench");
         assert!(!unstreamed(&one_token));
+        assert_eq!(Measure::of(&one_chunk), Measure::END_TO_END);
+        assert_eq!(Measure::of(&one_token), Measure::TTFT);
     }
 }

@@ -12,19 +12,31 @@
 //! no start times) or split TTFT (the clock is the client's).
 
 use crate::field;
-use crate::read::{parse_json, Import};
 use crate::model::{Breakdown, Figure, ImportedRequest, Location, Quantity, RunSummary};
+use crate::read::{parse_json, Import};
 use serde_json::{Map, Value};
 use ttft_latency::{Micros, Outcome};
 
 /// The arrays that make a file per-request.
-const ARRAYS: [&str; 6] = ["input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"];
+const ARRAYS: [&str; 6] = [
+    "input_lens",
+    "output_lens",
+    "ttfts",
+    "itls",
+    "generated_texts",
+    "errors",
+];
 
 /// Reads a whole vLLM bench result.
 pub fn read_document(text: &str, import: &mut Import) {
-    let Some(doc) = parse_json(text, import) else { return };
+    let Some(doc) = parse_json(text, import) else {
+        return;
+    };
     let Some(obj) = doc.as_object() else {
-        import.problem(Location::Path("$".into()), format!("expected an object, found {}", field::kind(&doc)));
+        import.problem(
+            Location::Path("$".into()),
+            format!("expected an object, found {}", field::kind(&doc)),
+        );
         return;
     };
     import.summaries.push(summary_of(obj, String::new()));
@@ -83,7 +95,10 @@ pub(crate) fn read_arrays(
             continue;
         }
         let Some(ttft) = field::secs(ttft_value).filter(|t| !t.is_negative()) else {
-            import.problem(at(&format!("ttfts[{i}]")), format!("TTFT must be seconds, found {ttft_value}; the request was skipped"));
+            import.problem(
+                at(&format!("ttfts[{i}]")),
+                format!("TTFT must be seconds, found {ttft_value}; the request was skipped"),
+            );
             continue;
         };
         // The gaps between stream chunks after the first add up to the time
@@ -98,7 +113,10 @@ pub(crate) fn read_arrays(
                     };
                 }
                 if sum.is_none() {
-                    import.problem(at(&format!("itls[{i}]")), "an inter-token gap is not a non-negative number; decode time left out");
+                    import.problem(
+                        at(&format!("itls[{i}]")),
+                        "an inter-token gap is not a non-negative number; decode time left out",
+                    );
                 }
                 sum
             }
@@ -136,7 +154,10 @@ pub(crate) fn summary_of(obj: &Map<String, Value>, label: String) -> RunSummary 
                 None => continue,
             },
             Value::Number(_) => {
-                let unit = if key.ends_with("throughput") || key.ends_with("goodput") || key == "request_rate" {
+                let unit = if key.ends_with("throughput")
+                    || key.ends_with("goodput")
+                    || key == "request_rate"
+                {
                     "per s"
                 } else if key.contains("tokens") {
                     "tokens"
@@ -144,12 +165,18 @@ pub(crate) fn summary_of(obj: &Map<String, Value>, label: String) -> RunSummary 
                     ""
                 };
                 match field::number(value) {
-                    Some(v) => Quantity::Number { value: v, unit: unit.to_owned() },
+                    Some(v) => Quantity::Number {
+                        value: v,
+                        unit: unit.to_owned(),
+                    },
                     None => continue,
                 }
             }
         };
-        figures.push(Figure { key: key.clone(), value: quantity });
+        figures.push(Figure {
+            key: key.clone(),
+            value: quantity,
+        });
     }
     RunSummary { label, figures }
 }

@@ -17,19 +17,55 @@ fn check(text: &str, format: Format, total: usize, empty_id: &str) -> Import {
     assert_eq!(imp.format, format);
     assert!(imp.problems.is_empty(), "{:?}", imp.problems);
     assert_eq!(imp.requests.len(), total);
-    let empty: Vec<_> = imp.requests.iter().filter(|r| r.outcome == Outcome::Empty).collect();
-    assert_eq!(empty.len(), 1, "{:?}", imp.requests.iter().map(|r| (&r.id, r.outcome)).collect::<Vec<_>>());
+    let empty: Vec<_> = imp
+        .requests
+        .iter()
+        .filter(|r| r.outcome == Outcome::Empty)
+        .collect();
+    assert_eq!(
+        empty.len(),
+        1,
+        "{:?}",
+        imp.requests
+            .iter()
+            .map(|r| (&r.id, r.outcome))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(empty[0].id, empty_id);
-    assert_eq!((report::first_token(empty[0]), empty[0].breakdown.ttft), (None, None));
-    assert_eq!(report::standing(empty[0], Micros::from_ms(1_000)), report::Standing::NotJudged);
+    assert_eq!(
+        (report::first_token(empty[0]), empty[0].breakdown.ttft),
+        (None, None)
+    );
+    assert_eq!(
+        report::standing(empty[0], Micros::from_ms(1_000)),
+        report::Standing::NotJudged
+    );
     let s = imp.summarise(Some(Micros::from_ms(1_000)), Convention::NearestRank);
     assert_eq!(s.outcomes.empty, 1);
     let t = s.target.expect("target");
-    assert_eq!(t.within + t.over + t.no_first_token, total - 1, "the empty reply is not judged");
-    assert_eq!(s.ttft.as_ref().map(|p| p.count), Some(imp.requests.iter().filter(|r| report::first_token(r).is_some()).count()));
-    assert!(s.reading().iter().any(|l| l.contains("produced nothing and recorded no error")));
+    assert_eq!(
+        t.within + t.over + t.no_first_token,
+        total - 1,
+        "the empty reply is not judged"
+    );
+    assert_eq!(
+        s.ttft.as_ref().map(|p| p.count),
+        Some(
+            imp.requests
+                .iter()
+                .filter(|r| report::first_token(r).is_some())
+                .count()
+        )
+    );
+    assert!(s
+        .reading()
+        .iter()
+        .any(|l| l.contains("produced nothing and recorded no error")));
     let csv = export::to_csv(&imp.requests);
-    let row = csv.lines().find(|l| l.starts_with(&format!("{empty_id},"))).expect("a row");
+    let row = csv
+        .lines()
+        .find(|l| l.starts_with(&format!("{empty_id},")))
+        .expect("a row");
     assert!(row.starts_with(&format!("{empty_id},empty,")), "{row}");
     imp
 }
@@ -53,7 +89,11 @@ fn llmperf_zero_ttft_without_an_error_code() {
     let text = r#"[{"error_code":null,"error_msg":"","ttft_s":0.25,"end_to_end_latency_s":1.5,"number_input_tokens":100,"number_output_tokens":20},
       {"error_code":null,"error_msg":"","ttft_s":0,"end_to_end_latency_s":0.4,"number_input_tokens":100,"number_output_tokens":0}]"#;
     let imp = check(text, Format::LlmPerf, 2, "1");
-    assert_eq!(imp.requests[1].breakdown.e2e, Some(Micros(400_000)), "its end-to-end time is kept");
+    assert_eq!(
+        imp.requests[1].breakdown.e2e,
+        Some(Micros(400_000)),
+        "its end-to-end time is kept"
+    );
 }
 
 #[test]
@@ -93,12 +133,26 @@ fn csv_first_token_at_arrival_and_the_outcome_column() {
     // The export's outcome column reads back as the same outcome.
     let text = "id,queue_ms,prefill_ms,emit_ms,outcome\nx,1,2,3,completed\ny,,,,empty\n";
     let imp = check(text, Format::Csv, 2, "y");
-    assert_eq!(imp.counts(), OutcomeCounts { completed: 1, empty: 1, ..OutcomeCounts::default() });
+    assert_eq!(
+        imp.counts(),
+        OutcomeCounts {
+            completed: 1,
+            empty: 1,
+            ..OutcomeCounts::default()
+        }
+    );
 }
 
 #[test]
 fn a_real_request_with_an_error_is_not_an_empty_reply() {
     let text = r#"{"model_id":"m","input_lens":[10,20],"output_lens":[0,5],"ttfts":[0.0,0.1],"itls":[[],[0.01]],"generated_texts":["",""],"errors":["Bad Gateway",""]}"#;
     let imp = import(text).expect("vLLM bench");
-    assert_eq!(imp.counts(), OutcomeCounts { completed: 1, failed: 1, ..OutcomeCounts::default() });
+    assert_eq!(
+        imp.counts(),
+        OutcomeCounts {
+            completed: 1,
+            failed: 1,
+            ..OutcomeCounts::default()
+        }
+    );
 }

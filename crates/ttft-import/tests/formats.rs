@@ -2,8 +2,10 @@
 //! (for the formats with no real fixture: vLLM spans in OTLP and Jaeger
 //! JSON, GenAI-Perf, SGLang), plus CSV, detection and lenient reading.
 
+use ttft_import::{
+    detect, export, import, Clock, Format, Import, Largest, Location, Piece, PrefillConvention,
+};
 use ttft_latency::{Micros, Outcome};
-use ttft_import::{detect, export, import, Clock, Format, Import, Largest, Location, Piece, PrefillConvention};
 
 fn ms(v: i64) -> Option<Micros> {
     Some(Micros::from_ms(v))
@@ -35,20 +37,38 @@ fn otlp_keeps_the_unattributed_remainder() {
     );
     let imp = check(&text, Format::VllmOtlp, 2, 2);
     assert_eq!(imp.problems[0].location, Location::Line(3));
-    assert_eq!(imp.problems[1].location, Location::LinePath(5, "$.resourceSpans[0].scopeSpans[0].spans[0]".into()));
+    assert_eq!(
+        imp.problems[1].location,
+        Location::LinePath(5, "$.resourceSpans[0].scopeSpans[0].spans[0]".into())
+    );
     assert_eq!(imp.ignored_records, 1);
     let a = &imp.requests[0];
     assert_eq!(a.id, "a");
     assert_eq!(a.breakdown.clock, Clock::Server);
     assert_eq!(a.breakdown.queue_wait, ms(20));
-    assert_eq!(a.breakdown.prefill.map(|p| p.convention), Some(PrefillConvention::IncludesEmit));
+    assert_eq!(
+        a.breakdown.prefill.map(|p| p.convention),
+        Some(PrefillConvention::IncludesEmit)
+    );
     assert_eq!(a.breakdown.unattributed, ms(5));
     assert_eq!(
         a.breakdown.pieces(),
-        Some(vec![(Piece::QueueWait, Micros::from_ms(20)), (Piece::PrefillWithEmit, Micros::from_ms(70)), (Piece::Unattributed, Micros::from_ms(5))])
+        Some(vec![
+            (Piece::QueueWait, Micros::from_ms(20)),
+            (Piece::PrefillWithEmit, Micros::from_ms(70)),
+            (Piece::Unattributed, Micros::from_ms(5))
+        ])
     );
-    assert_eq!(a.breakdown.largest(), Some(Largest::Single(Piece::PrefillWithEmit)));
-    assert_eq!(a.breakdown.share(Piece::Unattributed).map(|s| s.to_string()), Some("5.3%".into()));
+    assert_eq!(
+        a.breakdown.largest(),
+        Some(Largest::Single(Piece::PrefillWithEmit))
+    );
+    assert_eq!(
+        a.breakdown
+            .share(Piece::Unattributed)
+            .map(|s| s.to_string()),
+        Some("5.3%".into())
+    );
     assert_eq!(a.output_rate(), Some(50.0));
     assert_eq!(imp.requests[1].outcome, Outcome::Failed);
     assert_eq!(imp.requests[1].error.as_deref(), Some("engine dead"));
@@ -62,11 +82,15 @@ fn otlp_keeps_the_unattributed_remainder() {
 
 #[test]
 fn otlp_pretty_document_and_slices() {
-    let doc: serde_json::Value = serde_json::from_str(&otlp_line("p", 0.01, 0.02, 0.03, "")).unwrap();
+    let doc: serde_json::Value =
+        serde_json::from_str(&otlp_line("p", 0.01, 0.02, 0.03, "")).unwrap();
     let pretty = serde_json::to_string_pretty(&doc).unwrap();
     let imp = check(&pretty, Format::VllmOtlp, 1, 0);
     assert_eq!(imp.requests[0].breakdown.unattributed, Some(Micros::ZERO));
-    assert_eq!(imp.requests[0].breakdown.largest(), Some(Largest::Single(Piece::PrefillWithEmit)));
+    assert_eq!(
+        imp.requests[0].breakdown.largest(),
+        Some(Largest::Single(Piece::PrefillWithEmit))
+    );
 }
 
 #[test]
@@ -83,11 +107,20 @@ fn jaeger_spans() {
       "processes":{"p1":{"serviceName":"vllm","tags":[]}},"warnings":null}],"total":0,"limit":0,"offset":0,"errors":null}"#;
     let imp = check(text, Format::VllmJaeger, 2, 0);
     let r = &imp.requests[0];
-    assert_eq!((r.id.as_str(), r.prompt_tokens, r.start), ("j1", Some(6_000), Some(Micros(1_700_000_000_000_000))));
+    assert_eq!(
+        (r.id.as_str(), r.prompt_tokens, r.start),
+        ("j1", Some(6_000), Some(Micros(1_700_000_000_000_000)))
+    );
     assert_eq!(r.breakdown.queue_wait, ms(970));
     assert_eq!(r.breakdown.unattributed, Some(Micros::ZERO));
-    assert_eq!(r.breakdown.largest(), Some(Largest::Single(Piece::QueueWait)));
-    assert_eq!((imp.requests[1].outcome, imp.requests[1].error.as_deref()), (Outcome::Failed, Some("boom")));
+    assert_eq!(
+        r.breakdown.largest(),
+        Some(Largest::Single(Piece::QueueWait))
+    );
+    assert_eq!(
+        (imp.requests[1].outcome, imp.requests[1].error.as_deref()),
+        (Outcome::Failed, Some("boom"))
+    );
     assert_eq!(imp.ignored_records, 1);
 }
 
@@ -100,11 +133,20 @@ fn genai_perf_nanoseconds() {
       "window_boundaries":[1000000000,3000000000]}],"version":"","service_kind":"openai","endpoint":"v1/chat/completions"}"#;
     let imp = check(text, Format::GenaiPerf, 2, 1);
     let r = &imp.requests[0];
-    assert_eq!((r.breakdown.ttft, r.breakdown.decode, r.breakdown.e2e), (ms(250), ms(500), ms(750)));
+    assert_eq!(
+        (r.breakdown.ttft, r.breakdown.decode, r.breakdown.e2e),
+        (ms(250), ms(500), ms(750))
+    );
     assert_eq!(r.output_tokens, None);
     // No response and no error recorded: an empty reply, not a failure the file never stated.
-    assert_eq!((imp.requests[1].outcome, imp.requests[1].error.as_deref()), (Outcome::Empty, None));
-    assert_eq!(imp.problems[0].location, Location::Path("$.experiments[0].requests[2]".into()));
+    assert_eq!(
+        (imp.requests[1].outcome, imp.requests[1].error.as_deref()),
+        (Outcome::Empty, None)
+    );
+    assert_eq!(
+        imp.problems[0].location,
+        Location::Path("$.experiments[0].requests[2]".into())
+    );
 }
 
 #[test]
@@ -118,9 +160,18 @@ fn sglang_runs_with_and_without_details() {
     let imp = check(text, Format::SglangBench, 2, 0);
     assert_eq!(imp.summaries.len(), 2);
     let r = &imp.requests[0];
-    assert_eq!((r.id.as_str(), r.breakdown.ttft, r.breakdown.decode), ("r1-0", ms(100), ms(50)));
-    assert_eq!((imp.requests[1].outcome, imp.requests[1].breakdown.ttft), (Outcome::Failed, None));
-    assert_eq!(imp.summaries[1].get("mean_ttft_ms"), Some(&ttft_import::Quantity::Time(Micros::from_ms(50))));
+    assert_eq!(
+        (r.id.as_str(), r.breakdown.ttft, r.breakdown.decode),
+        ("r1-0", ms(100), ms(50))
+    );
+    assert_eq!(
+        (imp.requests[1].outcome, imp.requests[1].breakdown.ttft),
+        (Outcome::Failed, None)
+    );
+    assert_eq!(
+        imp.summaries[1].get("mean_ttft_ms"),
+        Some(&ttft_import::Quantity::Time(Micros::from_ms(50)))
+    );
 }
 
 #[test]
@@ -128,7 +179,10 @@ fn vllm_summary_only_is_recognised() {
     let text = r#"{"date":"20250101-000000","backend":"vllm","model_id":"m","num_prompts":10,"request_rate":"inf","completed":10,"request_goodput:":null,"mean_ttft_ms":42.5}"#;
     let imp = check(text, Format::VllmBench, 0, 0);
     assert!(imp.summary_only());
-    assert_eq!(imp.summaries[0].get("mean_ttft_ms"), Some(&ttft_import::Quantity::Time(Micros(42_500))));
+    assert_eq!(
+        imp.summaries[0].get("mean_ttft_ms"),
+        Some(&ttft_import::Quantity::Time(Micros(42_500)))
+    );
 }
 
 #[test]
@@ -139,21 +193,41 @@ fn csv_events_and_durations() {
                   \"quoted, id\",0,1,2,3,,,,\n";
     let imp = check(events, Format::Csv, 2, 1);
     let r = &imp.requests[0];
-    assert_eq!((r.breakdown.queue_wait, r.breakdown.emit, r.breakdown.ttft), (ms(40), ms(10), ms(360)));
+    assert_eq!(
+        (r.breakdown.queue_wait, r.breakdown.emit, r.breakdown.ttft),
+        (ms(40), ms(10), ms(360))
+    );
     assert_eq!(r.breakdown.largest(), Some(Largest::Single(Piece::Prefill)));
     assert_eq!((r.output_rate(), r.breakdown.e2e), (Some(40.0), ms(12_360)));
     assert_eq!(imp.problems[0].location, Location::Line(3));
-    assert!(imp.problems[0].message.contains("end of prefill"), "{}", imp.problems[0].message);
+    assert!(
+        imp.problems[0].message.contains("end of prefill"),
+        "{}",
+        imp.problems[0].message
+    );
     assert_eq!(imp.requests[1].id, "quoted, id");
 
     let durations = "id,queue_ms,prefill_ms,emit_ms,ttft_ms,outcome,error\nH4,970,620,10,1600,,\nX,10,20,5,40,,\nR,,,,,rejected,\"429, busy\"\nY,1,x,1,,,\n";
     let imp = check(durations, Format::Csv, 3, 1);
     assert_eq!(imp.requests[0].breakdown.unattributed, Some(Micros::ZERO));
-    assert_eq!(imp.requests[0].breakdown.share(Piece::QueueWait).map(|s| s.to_string()), Some("60.6%".into()));
-    assert_eq!(imp.requests[1].breakdown.unattributed, ms(5), "a stated TTFT above the parts keeps the difference");
+    assert_eq!(
+        imp.requests[0]
+            .breakdown
+            .share(Piece::QueueWait)
+            .map(|s| s.to_string()),
+        Some("60.6%".into())
+    );
+    assert_eq!(
+        imp.requests[1].breakdown.unattributed,
+        ms(5),
+        "a stated TTFT above the parts keeps the difference"
+    );
     assert_eq!(imp.requests[2].error.as_deref(), Some("429, busy"));
     assert_eq!(imp.requests[2].breakdown.pieces(), None);
-    let sum = imp.summarise(Some(Micros::from_ms(1_000)), ttft_latency::Convention::NearestRank);
+    let sum = imp.summarise(
+        Some(Micros::from_ms(1_000)),
+        ttft_latency::Convention::NearestRank,
+    );
     assert_eq!(sum.no_first_token.total(), 1);
 }
 

@@ -7,17 +7,58 @@ use ttft_import::{detect, export, import, Format, Importer, MAX_PROBLEMS};
 /// Text made of the pieces real files are made of, shuffled.
 fn tricky() -> impl Strategy<Value = String> {
     let atoms = prop::sample::select(vec![
-        "{", "}", "[", "]", ",", ":", "\"", "\n", "\r\n", "\"resourceSpans\"", "\"scopeSpans\"", "\"spans\"",
-        "\"name\":\"llm_request\"", "\"attributes\"", "\"key\":\"gen_ai.latency.time_in_queue\"", "\"value\"",
-        "\"doubleValue\":", "\"intValue\":\"9\"", "-1e308", "1e400", "NaN", "\"inf\"", "null", "0", "0.25",
-        "\"ttfts\"", "\"itls\"", "\"errors\"", "\"metrics\"", "\"metadata\"", "\"unit\":\"ns\"", "\"benchmarks\"",
-        "\"requests\"", "\"successful\"", "\"experiments\"", "\"timestamp\":", "\"response_timestamps\"",
-        "queue_ms,prefill_ms,emit_ms,ttft_ms", "arrival_ms,admitted_ms,prefill_end_ms,first_token_ms", "9223372036854775807",
-        "-9223372036854775808", "é", "\u{feff}",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "\n",
+        "\r\n",
+        "\"resourceSpans\"",
+        "\"scopeSpans\"",
+        "\"spans\"",
+        "\"name\":\"llm_request\"",
+        "\"attributes\"",
+        "\"key\":\"gen_ai.latency.time_in_queue\"",
+        "\"value\"",
+        "\"doubleValue\":",
+        "\"intValue\":\"9\"",
+        "-1e308",
+        "1e400",
+        "NaN",
+        "\"inf\"",
+        "null",
+        "0",
+        "0.25",
+        "\"ttfts\"",
+        "\"itls\"",
+        "\"errors\"",
+        "\"metrics\"",
+        "\"metadata\"",
+        "\"unit\":\"ns\"",
+        "\"benchmarks\"",
+        "\"requests\"",
+        "\"successful\"",
+        "\"experiments\"",
+        "\"timestamp\":",
+        "\"response_timestamps\"",
+        "queue_ms,prefill_ms,emit_ms,ttft_ms",
+        "arrival_ms,admitted_ms,prefill_end_ms,first_token_ms",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "é",
+        "\u{feff}",
         // Timestamps that do not fit a time (issue 11): near 2^127, and GenAI-Perf's +/-1e38.
-        "\"startTimeUnixNano\":\"170141183460469231731687303715884105727\"", "170141183460469231731687303715884105727",
-        "\"timestamp\":1e38", "\"timestamp\":\"-100000000000000000000000000000000000000\"", "-1e38", "1e38",
-        "\"request_start_ns\":", "\"unit\":\"ns\"",
+        "\"startTimeUnixNano\":\"170141183460469231731687303715884105727\"",
+        "170141183460469231731687303715884105727",
+        "\"timestamp\":1e38",
+        "\"timestamp\":\"-100000000000000000000000000000000000000\"",
+        "-1e38",
+        "1e38",
+        "\"request_start_ns\":",
+        "\"unit\":\"ns\"",
     ]);
     prop::collection::vec(atoms, 0..60).prop_map(|v| v.concat())
 }
@@ -65,10 +106,17 @@ fn fuzz_seeds_do_not_panic() {
         if !dir.file_name().to_string_lossy().starts_with("import_") {
             continue;
         }
-        for seed in std::fs::read_dir(dir.path()).expect("a corpus folder").flatten() {
+        for seed in std::fs::read_dir(dir.path())
+            .expect("a corpus folder")
+            .flatten()
+        {
             let bytes = std::fs::read(seed.path()).expect("a seed");
-            let Some((&cut, rest)) = bytes.split_first() else { continue };
-            let Ok(text) = std::str::from_utf8(rest) else { continue };
+            let Some((&cut, rest)) = bytes.split_first() else {
+                continue;
+            };
+            let Ok(text) = std::str::from_utf8(rest) else {
+                continue;
+            };
             let _ = import(text);
             for format in Format::ALL {
                 let _ = export::to_csv(&ttft_import::parse_document(format, text).requests);

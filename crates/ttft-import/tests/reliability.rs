@@ -14,7 +14,9 @@ use ttft_latency::Micros;
 const HEADER: &str = "id,queue_ms,prefill_ms,emit_ms";
 
 fn good_rows(from: usize, n: usize) -> String {
-    (from..from + n).map(|i| format!("r{i},10,20,5\n")).collect()
+    (from..from + n)
+        .map(|i| format!("r{i},10,20,5\n"))
+        .collect()
 }
 
 fn csv(text: &str) -> Import {
@@ -44,7 +46,13 @@ fn one_unclosed_quote_costs_one_row() {
         assert_eq!(imp.requests.len(), 1_999, "{:?}", imp.problems);
         assert_eq!(imp.problems.len(), 1);
         assert_eq!(imp.problems[0].location, Location::Line(2));
-        assert!(imp.problems[0].message.contains("not closed within 200 lines"), "{}", imp.problems[0].message);
+        assert!(
+            imp.problems[0]
+                .message
+                .contains("not closed within 200 lines"),
+            "{}",
+            imp.problems[0].message
+        );
         assert!(!imp.stopped);
         assert_eq!(imp.requests[0].id, "r1");
         assert_eq!(imp.requests[1_998].id, "r1999");
@@ -53,7 +61,11 @@ fn one_unclosed_quote_costs_one_row() {
 
 #[test]
 fn an_unclosed_quote_near_the_end_is_reported_and_the_rest_read() {
-    let text = format!("{HEADER}\n{}\"bad,1,2,3\n{}", good_rows(0, 5), good_rows(5, 3));
+    let text = format!(
+        "{HEADER}\n{}\"bad,1,2,3\n{}",
+        good_rows(0, 5),
+        good_rows(5, 3)
+    );
     let imp = csv(&text);
     assert_eq!(imp.requests.len(), 8, "{:?}", imp.problems);
     assert_eq!(imp.problems[0].location, Location::Line(7));
@@ -62,11 +74,17 @@ fn an_unclosed_quote_near_the_end_is_reported_and_the_rest_read() {
 
 #[test]
 fn a_multi_line_cell_within_the_limit_is_one_row() {
-    let lines: String = (0..MAX_ROW_LINES - 2).map(|i| format!("note {i}\n")).collect();
-    let text = format!("id,queue_ms,prefill_ms,emit_ms,error\nr0,1,2,3,\"{lines}end\"\nr1,1,2,3,\n");
+    let lines: String = (0..MAX_ROW_LINES - 2)
+        .map(|i| format!("note {i}\n"))
+        .collect();
+    let text =
+        format!("id,queue_ms,prefill_ms,emit_ms,error\nr0,1,2,3,\"{lines}end\"\nr1,1,2,3,\n");
     let imp = csv(&text);
     assert_eq!(imp.requests.len(), 2, "{:?}", imp.problems);
-    assert!(imp.requests[0].error.as_deref().is_some_and(|e| e.ends_with("end")));
+    assert!(imp.requests[0]
+        .error
+        .as_deref()
+        .is_some_and(|e| e.ends_with("end")));
     assert_eq!(imp.requests[1].id, "r1");
 }
 
@@ -92,7 +110,10 @@ fn quoted_cells_in_messages_are_cut_to_80_characters() {
     let imp = csv(&format!("{HEADER}\nr0,{huge},1,1\n"));
     let msg = &imp.problems[0].message;
     assert!(msg.len() < 200, "{msg}");
-    assert!(msg.contains(&format!("\"{}\u{2026}\"", &huge[..QUOTED_CELL_CHARS])), "{msg}");
+    assert!(
+        msg.contains(&format!("\"{}\u{2026}\"", &huge[..QUOTED_CELL_CHARS])),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -102,7 +123,11 @@ fn a_line_past_the_csv_limit_is_skipped_without_being_held() {
     for imp in [csv(&text), sliced(Format::Csv, &text, 64 * 1024)] {
         assert_eq!(imp.requests.len(), 3, "{:?}", imp.problems);
         assert_eq!(imp.problems[0].location, Location::Line(2));
-        assert!(imp.problems[0].message.contains("longer than 1 MiB"), "{}", imp.problems[0].message);
+        assert!(
+            imp.problems[0].message.contains("longer than 1 MiB"),
+            "{}",
+            imp.problems[0].message
+        );
         assert_eq!(imp.requests[0].id, "r1");
     }
 }
@@ -116,13 +141,19 @@ fn timestamps_that_do_not_fit_are_refused_where_they_are() {
         {"timestamp":1000,"response_timestamps":[2000000]}]}]}"#;
     let imp = parse_document(Format::GenaiPerf, genai);
     assert_eq!(imp.requests.len(), 1, "{:?}", imp.problems);
-    assert_eq!(imp.problems[0].location, Location::Path("$.experiments[0].requests[0]".into()));
+    assert_eq!(
+        imp.problems[0].location,
+        Location::Path("$.experiments[0].requests[0]".into())
+    );
     assert_eq!(imp.requests[0].breakdown.ttft, Some(Micros(1_999)));
     // OTLP: startTimeUnixNano near 2^127.
     let otlp = r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"llm_request","startTimeUnixNano":"170141183460469231731687303715884105000","attributes":[{"key":"gen_ai.latency.time_to_first_token","value":{"doubleValue":0.1}}]}]}]}]}"#;
     let imp = parse_document(Format::VllmOtlp, otlp);
     assert!(imp.requests.is_empty());
-    assert_eq!(imp.problems[0].location, Location::LinePath(1, "$.resourceSpans[0].scopeSpans[0].spans[0]".into()));
+    assert_eq!(
+        imp.problems[0].location,
+        Location::LinePath(1, "$.resourceSpans[0].scopeSpans[0].spans[0]".into())
+    );
     assert!(imp.problems[0].message.contains("startTimeUnixNano"));
     // AIPerf: a start in nanoseconds past i64 microseconds.
     let aiperf = r#"{"metadata":{"x_request_id":"a","request_start_ns":170141183460469231731687303715884105000},"metrics":{"time_to_first_token":{"value":5,"unit":"ms"}}}"#;
@@ -150,7 +181,10 @@ fn a_broken_document_says_reading_stopped() {
 #[test]
 #[ignore = "generates 300 MiB; run with --release --ignored"]
 fn a_document_past_its_limit_stops_with_the_limit_named() {
-    let row = format!("{{\"ttft_s\":0.1,\"end_to_end_latency_s\":1.0,\"pad\":\"{}\"}},", "p".repeat(1_000));
+    let row = format!(
+        "{{\"ttft_s\":0.1,\"end_to_end_latency_s\":1.0,\"pad\":\"{}\"}},",
+        "p".repeat(1_000)
+    );
     let mut imp = Importer::new(Format::LlmPerf);
     imp.feed("[");
     for _ in 0..300 * 1024 {
@@ -159,7 +193,11 @@ fn a_document_past_its_limit_stops_with_the_limit_named() {
     imp.feed("{}]");
     let out = imp.finish();
     assert!(out.stopped);
-    assert!(out.problems[0].message.contains("larger than 256 MiB"), "{}", out.problems[0].message);
+    assert!(
+        out.problems[0].message.contains("larger than 256 MiB"),
+        "{}",
+        out.problems[0].message
+    );
 }
 
 #[test]

@@ -10,7 +10,10 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
-use ttft_latency::{split_request, summarise_splits, Convention, Durations, Micros, Outcome, OutcomeCounts, RequestTrace, Timing};
+use ttft_latency::{
+    split_request, summarise_splits, Convention, Durations, Micros, Outcome, OutcomeCounts,
+    RequestTrace, Timing,
+};
 
 const REQUESTS: usize = 1_000_000;
 
@@ -32,7 +35,11 @@ fn synthetic(n: usize) -> Vec<RequestTrace> {
     let mut rng = Xorshift(0x9e37_79b9_7f4a_7c15);
     (0..n)
         .map(|i| {
-            let queue = if rng.next(10) < 2 { 500_000 + rng.next(2_000_000) } else { rng.next(50_000) };
+            let queue = if rng.next(10) < 2 {
+                500_000 + rng.next(2_000_000)
+            } else {
+                rng.next(50_000)
+            };
             let prefill_span = if rng.next(10) < 1 { 2_000_000 } else { 200_000 };
             let prefill = 20_000 + rng.next(prefill_span);
             let emit = 5_000 + rng.next(10_000);
@@ -56,7 +63,10 @@ fn synthetic(n: usize) -> Vec<RequestTrace> {
 
 fn bench(c: &mut Criterion) {
     let requests = synthetic(REQUESTS);
-    let splits: Vec<_> = requests.iter().filter_map(|r| split_request(r).ok()).collect();
+    let splits: Vec<_> = requests
+        .iter()
+        .filter_map(|r| split_request(r).ok())
+        .collect();
     assert_eq!(splits.len(), REQUESTS, "every synthetic request splits");
     let unsplit = OutcomeCounts::default();
     let target = Some(Micros::from_ms(1_000));
@@ -74,14 +84,29 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function("summarise", |b| {
-        b.iter(|| black_box(summarise_splits(&splits, &unsplit, target, Convention::Linear)))
+        b.iter(|| {
+            black_box(summarise_splits(
+                &splits,
+                &unsplit,
+                target,
+                Convention::Linear,
+            ))
+        })
     });
     group.bench_function("split and summarise", |b| {
         b.iter_batched(
             || (),
             |()| {
-                let splits: Vec<_> = requests.iter().filter_map(|r| split_request(r).ok()).collect();
-                black_box(summarise_splits(&splits, &unsplit, target, Convention::Linear))
+                let splits: Vec<_> = requests
+                    .iter()
+                    .filter_map(|r| split_request(r).ok())
+                    .collect();
+                black_box(summarise_splits(
+                    &splits,
+                    &unsplit,
+                    target,
+                    Convention::Linear,
+                ))
             },
             BatchSize::PerIteration,
         )

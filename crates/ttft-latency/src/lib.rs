@@ -18,8 +18,12 @@ pub mod summary;
 pub mod time;
 pub mod timing;
 
-pub use percentile::{percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample};
-pub use split::{split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit};
+pub use percentile::{
+    percentile, percentiles, Convention, PercentileError, PercentileValue, Percentiles, SmallSample,
+};
+pub use split::{
+    split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit,
+};
 pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary};
 pub use time::{parse_ms, Micros, MsError};
 pub use timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError};

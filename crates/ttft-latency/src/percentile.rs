@@ -70,7 +70,9 @@ impl fmt::Display for PercentileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PercentileError::NoSamples => f.write_str("no requests to compute a percentile from"),
-            PercentileError::OutOfRange { p } => write!(f, "p{p} is not a percentile: use 0 to 100"),
+            PercentileError::OutOfRange { p } => {
+                write!(f, "p{p} is not a percentile: use 0 to 100")
+            }
         }
     }
 }
@@ -106,7 +108,13 @@ pub struct SmallSample {
 
 impl fmt::Display for SmallSample {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let SmallSample { p, count, needed, convention, position } = *self;
+        let SmallSample {
+            p,
+            count,
+            needed,
+            convention,
+            position,
+        } = *self;
         let requests = if count == 1 { "request" } else { "requests" };
         match position {
             TailPosition::Maximum => write!(
@@ -184,14 +192,21 @@ pub fn samples_needed(p: u8) -> u64 {
 }
 
 /// One percentile of `samples` (in any order) under `convention`.
-pub fn percentile(samples: &[Micros], p: u8, convention: Convention) -> Result<PercentileValue, PercentileError> {
+pub fn percentile(
+    samples: &[Micros],
+    p: u8,
+    convention: Convention,
+) -> Result<PercentileValue, PercentileError> {
     let mut sorted = samples.to_vec();
     sorted.sort_unstable();
     percentile_of_sorted(&sorted, p, convention)
 }
 
 /// p50, p90, p95 and p99 of `samples` (in any order), sorting once.
-pub fn percentiles(samples: &[Micros], convention: Convention) -> Result<Percentiles, PercentileError> {
+pub fn percentiles(
+    samples: &[Micros],
+    convention: Convention,
+) -> Result<Percentiles, PercentileError> {
     let mut sorted = samples.to_vec();
     sorted.sort_unstable();
     let (Some(&min), Some(&max)) = (sorted.first(), sorted.last()) else {
@@ -212,7 +227,11 @@ pub fn percentiles(samples: &[Micros], convention: Convention) -> Result<Percent
 
 /// One percentile of samples already sorted in ascending order. Unsorted
 /// input gives a value without meaning but never a panic.
-pub fn percentile_of_sorted(sorted: &[Micros], p: u8, convention: Convention) -> Result<PercentileValue, PercentileError> {
+pub fn percentile_of_sorted(
+    sorted: &[Micros],
+    p: u8,
+    convention: Convention,
+) -> Result<PercentileValue, PercentileError> {
     if p > 100 {
         return Err(PercentileError::OutOfRange { p });
     }
@@ -258,7 +277,13 @@ pub fn percentile_of_sorted(sorted: &[Micros], p: u8, convention: Convention) ->
         } else {
             TailPosition::NearTop
         };
-        SmallSample { p, count: n, needed, convention, position }
+        SmallSample {
+            p,
+            count: n,
+            needed,
+            convention,
+            position,
+        }
     });
     Ok(PercentileValue { p, value, warning })
 }
@@ -275,7 +300,11 @@ mod tests {
     /// microseconds and its warning text (empty when there is none).
     fn check(samples_ms: &[i64], p: u8, convention: Convention, value_us: i64, warning: &str) {
         let got = percentile(&ms(samples_ms), p, convention).expect("non-empty sample");
-        assert_eq!(got.value, Micros(value_us), "p{p} {convention} of {samples_ms:?}");
+        assert_eq!(
+            got.value,
+            Micros(value_us),
+            "p{p} {convention} of {samples_ms:?}"
+        );
         let text = got.warning.map(|w| w.to_string()).unwrap_or_default();
         assert_eq!(text, warning, "p{p} {convention} of {samples_ms:?}");
     }
@@ -335,16 +364,33 @@ mod tests {
         let five: Vec<i64> = (1..=5).collect();
         let got = percentile(&ms(&five), 90, Convention::NearestRank).unwrap();
         assert_eq!(got.warning.map(|w| w.position), Some(TailPosition::Maximum));
-        let got = percentile(&ms(&(1..=9).collect::<Vec<_>>()), 90, Convention::NearestRank).unwrap();
+        let got = percentile(
+            &ms(&(1..=9).collect::<Vec<_>>()),
+            90,
+            Convention::NearestRank,
+        )
+        .unwrap();
         assert_eq!(got.value, Micros::from_ms(9));
     }
 
     #[test]
     fn empty_and_out_of_range_are_typed() {
-        assert_eq!(percentile(&[], 95, Convention::Linear), Err(PercentileError::NoSamples));
-        assert_eq!(percentiles(&[], Convention::NearestRank), Err(PercentileError::NoSamples));
-        assert_eq!(percentile(&[Micros(1)], 101, Convention::Linear), Err(PercentileError::OutOfRange { p: 101 }));
-        assert_eq!(PercentileError::NoSamples.to_string(), "no requests to compute a percentile from");
+        assert_eq!(
+            percentile(&[], 95, Convention::Linear),
+            Err(PercentileError::NoSamples)
+        );
+        assert_eq!(
+            percentiles(&[], Convention::NearestRank),
+            Err(PercentileError::NoSamples)
+        );
+        assert_eq!(
+            percentile(&[Micros(1)], 101, Convention::Linear),
+            Err(PercentileError::OutOfRange { p: 101 })
+        );
+        assert_eq!(
+            PercentileError::NoSamples.to_string(),
+            "no requests to compute a percentile from"
+        );
     }
 
     #[test]
@@ -360,6 +406,10 @@ mod tests {
         assert_eq!(all.min, Micros(i64::MIN));
         assert_eq!(all.max, Micros(i64::MAX));
         assert_eq!(all.count, 2);
-        assert_eq!(all.warnings().len(), 3, "p90, p95 and p99 rest on two requests");
+        assert_eq!(
+            all.warnings().len(),
+            3,
+            "p90, p95 and p99 rest on two requests"
+        );
     }
 }

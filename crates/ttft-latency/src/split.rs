@@ -10,7 +10,9 @@
 //! with a typed error instead.
 
 use crate::time::Micros;
-use crate::timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError, TokenProblem};
+use crate::timing::{
+    Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError, TokenProblem,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -190,13 +192,23 @@ impl TtftSplit {
 
     /// One part's share of TTFT.
     pub fn share(&self, part: Part) -> Share {
-        Share { part: self.part(part), whole: self.ttft() }
+        Share {
+            part: self.part(part),
+            whole: self.ttft(),
+        }
     }
 
     /// The largest part; equal largest parts are reported as a tie.
     pub fn dominant(&self) -> Dominant {
-        let max = Part::ALL.iter().map(|&p| self.part(p)).max().unwrap_or_default();
-        let top: Vec<Part> = Part::ALL.into_iter().filter(|&p| self.part(p) == max).collect();
+        let max = Part::ALL
+            .iter()
+            .map(|&p| self.part(p))
+            .max()
+            .unwrap_or_default();
+        let top: Vec<Part> = Part::ALL
+            .into_iter()
+            .filter(|&p| self.part(p) == max)
+            .collect();
         match top.as_slice() {
             [one] => Dominant::Single(*one),
             _ => Dominant::Tie(top),
@@ -205,14 +217,19 @@ impl TtftSplit {
 
     /// The same split in vLLM's convention.
     pub fn vllm(&self) -> VllmSplit {
-        VllmSplit { queue: self.queue_wait, prefill_with_emit: self.prefill + self.emit }
+        VllmSplit {
+            queue: self.queue_wait,
+            prefill_with_emit: self.prefill + self.emit,
+        }
     }
 
     /// TTFT against a target such as the course's 1,000 ms for a hint.
     pub fn verdict(&self, target: Micros) -> TargetVerdict {
         let ttft = self.ttft();
         if ttft <= target {
-            TargetVerdict::Within { margin: target - ttft }
+            TargetVerdict::Within {
+                margin: target - ttft,
+            }
         } else {
             TargetVerdict::Over { by: ttft - target }
         }
@@ -302,17 +319,29 @@ pub fn split_request(req: &RequestTrace) -> Result<RequestSplit, TimingError> {
                 problem: TokenProblem::OneTokenButDecodeTime,
             })
         }
-        (Some(n), Some(d)) => Some(Decode { tokens_after_first: n - 1, duration: d }),
+        (Some(n), Some(d)) => Some(Decode {
+            tokens_after_first: n - 1,
+            duration: d,
+        }),
         _ => None,
     };
-    Ok(RequestSplit { id: id.to_owned(), outcome: req.outcome, split, decode, end_to_end })
+    Ok(RequestSplit {
+        id: id.to_owned(),
+        outcome: req.outcome,
+        split,
+        decode,
+        end_to_end,
+    })
 }
 
 type Parts = (TtftSplit, Option<Micros>, Option<Micros>);
 
 fn split_events(id: &str, ev: &Events) -> Result<Parts, TimingError> {
     let need = |field: Field, v: Option<Micros>| {
-        v.ok_or_else(|| TimingError::Missing { request: id.to_owned(), field })
+        v.ok_or_else(|| TimingError::Missing {
+            request: id.to_owned(),
+            field,
+        })
     };
     let arrival = need(Field::Arrival, ev.arrival)?;
     let admitted = need(Field::Admitted, ev.admitted)?;
@@ -328,7 +357,13 @@ fn split_events(id: &str, ev: &Events) -> Result<Parts, TimingError> {
         let (after, after_value) = pair[0];
         let (field, value) = pair[1];
         if value < after_value {
-            return Err(TimingError::OutOfOrder { request: id.to_owned(), field, value, after, after_value });
+            return Err(TimingError::OutOfOrder {
+                request: id.to_owned(),
+                field,
+                value,
+                after,
+                after_value,
+            });
         }
     }
     if let Some(last) = ev.last_token {
@@ -343,7 +378,12 @@ fn split_events(id: &str, ev: &Events) -> Result<Parts, TimingError> {
         }
     }
     let diff = |field: Field, later: Micros, earlier: Micros| {
-        later.checked_sub(earlier).ok_or_else(|| TimingError::Overflow { request: id.to_owned(), field })
+        later
+            .checked_sub(earlier)
+            .ok_or_else(|| TimingError::Overflow {
+                request: id.to_owned(),
+                field,
+            })
     };
     let split = TtftSplit {
         queue_wait: diff(Field::Admitted, admitted, arrival)?,
@@ -352,15 +392,28 @@ fn split_events(id: &str, ev: &Events) -> Result<Parts, TimingError> {
     };
     // The three differences can each fit while their sum does not.
     diff(Field::FirstToken, first, arrival)?;
-    let decode = ev.last_token.map(|last| diff(Field::LastToken, last, first)).transpose()?;
-    let e2e = ev.last_token.map(|last| diff(Field::LastToken, last, arrival)).transpose()?;
+    let decode = ev
+        .last_token
+        .map(|last| diff(Field::LastToken, last, first))
+        .transpose()?;
+    let e2e = ev
+        .last_token
+        .map(|last| diff(Field::LastToken, last, arrival))
+        .transpose()?;
     Ok((split, decode, e2e))
 }
 
 fn split_durations(id: &str, d: &Durations) -> Result<Parts, TimingError> {
     let need = |field: Field, v: Option<Micros>| match v {
-        None => Err(TimingError::Missing { request: id.to_owned(), field }),
-        Some(value) if value.is_negative() => Err(TimingError::Negative { request: id.to_owned(), field, value }),
+        None => Err(TimingError::Missing {
+            request: id.to_owned(),
+            field,
+        }),
+        Some(value) if value.is_negative() => Err(TimingError::Negative {
+            request: id.to_owned(),
+            field,
+            value,
+        }),
         Some(value) => Ok(value),
     };
     let split = TtftSplit {
@@ -372,15 +425,27 @@ fn split_durations(id: &str, d: &Durations) -> Result<Parts, TimingError> {
         .queue_wait
         .checked_add(split.prefill)
         .and_then(|s| s.checked_add(split.emit))
-        .ok_or_else(|| TimingError::Overflow { request: id.to_owned(), field: Field::Ttft })?;
+        .ok_or_else(|| TimingError::Overflow {
+            request: id.to_owned(),
+            field: Field::Ttft,
+        })?;
     if let Some(stated) = d.ttft {
         if stated != parts {
-            return Err(TimingError::TtftMismatch { request: id.to_owned(), stated, parts });
+            return Err(TimingError::TtftMismatch {
+                request: id.to_owned(),
+                stated,
+                parts,
+            });
         }
     }
     let decode = d.decode.map(|v| need(Field::Decode, Some(v))).transpose()?;
     let e2e = decode
-        .map(|v| parts.checked_add(v).ok_or_else(|| TimingError::Overflow { request: id.to_owned(), field: Field::Decode }))
+        .map(|v| {
+            parts.checked_add(v).ok_or_else(|| TimingError::Overflow {
+                request: id.to_owned(),
+                field: Field::Decode,
+            })
+        })
         .transpose()?;
     Ok((split, decode, e2e))
 }
@@ -454,12 +519,23 @@ mod tests {
         assert_eq!(d.time_per_token(), Some(Micros::from_ms(25)));
         assert_eq!(d.output_rate(), Some(40.0));
         assert_eq!(s.end_to_end, Some(Micros::from_ms(12_360)));
-        assert_eq!(unseen_by_server(s.ttft(), Micros::from_ms(450)), Micros::from_ms(90));
+        assert_eq!(
+            unseen_by_server(s.ttft(), Micros::from_ms(450)),
+            Micros::from_ms(90)
+        );
         assert_eq!(
             s.split.vllm(),
-            VllmSplit { queue: Micros::from_ms(40), prefill_with_emit: Micros::from_ms(320) }
+            VllmSplit {
+                queue: Micros::from_ms(40),
+                prefill_with_emit: Micros::from_ms(320)
+            }
         );
-        assert_eq!(s.split.verdict(Micros::from_ms(1_000)), TargetVerdict::Within { margin: Micros::from_ms(640) });
+        assert_eq!(
+            s.split.verdict(Micros::from_ms(1_000)),
+            TargetVerdict::Within {
+                margin: Micros::from_ms(640)
+            }
+        );
     }
 
     #[test]
@@ -470,14 +546,25 @@ mod tests {
         check_hint(hint("H4", 970, 620, 10, 1_600), Part::QueueWait, "60.6%");
         let h4 = split_request(&hint("H4", 970, 620, 10, 1_600)).unwrap();
         assert_eq!(h4.split.share(Part::Prefill).to_string(), "38.8%");
-        assert_eq!(h4.split.verdict(Micros::from_ms(1_000)), TargetVerdict::Over { by: Micros::from_ms(600) });
+        assert_eq!(
+            h4.split.verdict(Micros::from_ms(1_000)),
+            TargetVerdict::Over {
+                by: Micros::from_ms(600)
+            }
+        );
     }
 
     #[test]
     fn ties_are_reported_as_ties() {
         let s = split_request(&hint("T", 50, 50, 0, 100)).unwrap();
-        assert_eq!(s.split.dominant(), Dominant::Tie(vec![Part::QueueWait, Part::Prefill]));
-        assert_eq!(s.split.dominant().to_string(), "a tie between queue wait and prefill");
+        assert_eq!(
+            s.split.dominant(),
+            Dominant::Tie(vec![Part::QueueWait, Part::Prefill])
+        );
+        assert_eq!(
+            s.split.dominant().to_string(),
+            "a tie between queue wait and prefill"
+        );
         let zero = split_request(&hint("Z", 0, 0, 0, 0)).unwrap();
         assert_eq!(zero.split.dominant(), Dominant::Tie(Part::ALL.to_vec()));
         assert_eq!(zero.split.share(Part::Emit).to_string(), "n/a");
@@ -497,7 +584,11 @@ mod tests {
         let err = split_request(&hint("H9", 20, 70, 10, 120)).unwrap_err();
         assert_eq!(
             err,
-            TimingError::TtftMismatch { request: "H9".into(), stated: Micros::from_ms(120), parts: Micros::from_ms(100) }
+            TimingError::TtftMismatch {
+                request: "H9".into(),
+                stated: Micros::from_ms(120),
+                parts: Micros::from_ms(100)
+            }
         );
         let err = split_request(&hint("H9", -20, 70, 10, 60)).unwrap_err();
         assert_eq!(err.field(), Field::QueueWait);
@@ -505,7 +596,13 @@ mod tests {
         if let Timing::Events(ev) = &mut missing.timing {
             ev.admitted = None;
         }
-        assert_eq!(split_request(&missing).unwrap_err(), TimingError::Missing { request: "M".into(), field: Field::Admitted });
+        assert_eq!(
+            split_request(&missing).unwrap_err(),
+            TimingError::Missing {
+                request: "M".into(),
+                field: Field::Admitted
+            }
+        );
     }
 
     #[test]
@@ -515,14 +612,24 @@ mod tests {
         let err = split_request(&events("R", [0, 40, 350, 360, 12_360], 0)).unwrap_err();
         assert_eq!(err.field(), Field::OutputTokens);
         let mut r = events("R", [0, 40, 350, 360, 360], 1);
-        assert!(split_request(&r).is_ok(), "one token with no decode time is fine");
+        assert!(
+            split_request(&r).is_ok(),
+            "one token with no decode time is fine"
+        );
         r.prompt_tokens = Some(0);
         assert_eq!(split_request(&r).unwrap_err().field(), Field::PromptTokens);
     }
 
     #[test]
     fn extreme_values_do_not_panic() {
-        let r = events("X", [i64::MIN / 1000, 0, 0, i64::MAX / 1000, i64::MAX / 1000], 2);
-        assert!(matches!(split_request(&r), Err(TimingError::Overflow { .. })));
+        let r = events(
+            "X",
+            [i64::MIN / 1000, 0, 0, i64::MAX / 1000, i64::MAX / 1000],
+            2,
+        );
+        assert!(matches!(
+            split_request(&r),
+            Err(TimingError::Overflow { .. })
+        ));
     }
 }

@@ -45,12 +45,20 @@ pub struct Observation {
 impl Observation {
     /// A request with only a TTFT, as benchmark clients record it.
     pub fn ttft_only(outcome: Outcome, ttft: Micros) -> Observation {
-        Observation { outcome, ttft: Some(ttft), parts: None }
+        Observation {
+            outcome,
+            ttft: Some(ttft),
+            parts: None,
+        }
     }
 
     /// A request that could not be split or had no first token.
     pub fn unsplit(outcome: Outcome) -> Observation {
-        Observation { outcome, ttft: None, parts: None }
+        Observation {
+            outcome,
+            ttft: None,
+            parts: None,
+        }
     }
 
     /// The TTFT this observation contributes: the parts' sum when split.
@@ -61,7 +69,11 @@ impl Observation {
 
 impl From<&RequestSplit> for Observation {
     fn from(r: &RequestSplit) -> Observation {
-        Observation { outcome: r.outcome, ttft: Some(r.ttft()), parts: Some(r.split) }
+        Observation {
+            outcome: r.outcome,
+            ttft: Some(r.ttft()),
+            parts: Some(r.split),
+        }
     }
 }
 
@@ -104,7 +116,9 @@ impl OutcomeCounts {
 
     /// All of them.
     pub fn total(&self) -> usize {
-        Outcome::ALL.into_iter().fold(0usize, |sum, o| sum.saturating_add(self.get(o)))
+        Outcome::ALL
+            .into_iter()
+            .fold(0usize, |sum, o| sum.saturating_add(self.get(o)))
     }
 
     /// Counts `outcomes`.
@@ -159,13 +173,18 @@ impl DominantCounts {
 
     /// All counted requests.
     pub fn total(&self) -> usize {
-        self.queue_wait.saturating_add(self.prefill).saturating_add(self.emit).saturating_add(self.ties)
+        self.queue_wait
+            .saturating_add(self.prefill)
+            .saturating_add(self.emit)
+            .saturating_add(self.ties)
     }
 
     /// The part that dominates more than half of the counted requests.
     pub fn majority(&self) -> Option<Part> {
         let total = self.total();
-        Part::ALL.into_iter().find(|&p| self.get(p).saturating_mul(2) > total)
+        Part::ALL
+            .into_iter()
+            .find(|&p| self.get(p).saturating_mul(2) > total)
     }
 }
 
@@ -236,7 +255,11 @@ pub struct Summary {
 
 /// Summarises `observations` with percentiles under `convention`, and
 /// against `target` when given.
-pub fn summarise(observations: &[Observation], target: Option<Micros>, convention: Convention) -> Summary {
+pub fn summarise(
+    observations: &[Observation],
+    target: Option<Micros>,
+    convention: Convention,
+) -> Summary {
     let mut outcomes = OutcomeCounts::default();
     let mut no_first_token = OutcomeCounts::default();
     let mut ttfts = Vec::new();
@@ -284,8 +307,16 @@ pub fn summarise(observations: &[Observation], target: Option<Micros>, conventio
         }
     }
     let [q, p, e] = split_parts;
-    let parts = match (percentiles(&q, convention), percentiles(&p, convention), percentiles(&e, convention)) {
-        (Ok(queue_wait), Ok(prefill), Ok(emit)) => Some(PartPercentiles { queue_wait, prefill, emit }),
+    let parts = match (
+        percentiles(&q, convention),
+        percentiles(&p, convention),
+        percentiles(&e, convention),
+    ) {
+        (Ok(queue_wait), Ok(prefill), Ok(emit)) => Some(PartPercentiles {
+            queue_wait,
+            prefill,
+            emit,
+        }),
         _ => None,
     };
     Summary {
@@ -311,7 +342,10 @@ pub fn summarise_splits(
 ) -> Summary {
     let mut obs: Vec<Observation> = splits.iter().map(Observation::from).collect();
     for outcome in Outcome::ALL {
-        obs.extend(std::iter::repeat_n(Observation::unsplit(outcome), unsplit.get(outcome)));
+        obs.extend(std::iter::repeat_n(
+            Observation::unsplit(outcome),
+            unsplit.get(outcome),
+        ));
     }
     summarise(&obs, target, convention)
 }
@@ -324,7 +358,10 @@ pub fn count_of(n: usize, total: usize) -> String {
         return format!("{n} of {total} requests");
     }
     let tenths = ((n as u128 * 2_000 + total as u128) / (2 * total as u128)) as i64;
-    format!("{n} of {total} requests ({}%)", crate::split::format_tenths(tenths))
+    format!(
+        "{n} of {total} requests ({}%)",
+        crate::split::format_tenths(tenths)
+    )
 }
 
 /// What to look at first for slow first tokens dominated by `part` (the
@@ -353,7 +390,10 @@ impl Summary {
                 count_of(self.outcomes.empty, self.requests)
             ));
         }
-        let missing = self.no_first_token.total().saturating_sub(self.no_first_token.empty);
+        let missing = self
+            .no_first_token
+            .total()
+            .saturating_sub(self.no_first_token.empty);
         if missing > 0 {
             out.push(format!(
                 "{} had no first token ({}); latency percentiles cannot include them, so read them \
@@ -363,7 +403,9 @@ impl Summary {
             ));
         }
         let Some(ttft) = &self.ttft else {
-            out.push("No request reached a first token, so there is no latency to describe.".to_owned());
+            out.push(
+                "No request reached a first token, so there is no latency to describe.".to_owned(),
+            );
             return out;
         };
         let mut line = format!(
@@ -373,7 +415,10 @@ impl Summary {
         match &self.target {
             Some(t) => line.push_str(&format!(
                 "; {} missed the {} target (late or no first token).",
-                count_of(t.missed(), self.requests.saturating_sub(self.outcomes.empty)),
+                count_of(
+                    t.missed(),
+                    self.requests.saturating_sub(self.outcomes.empty)
+                ),
                 t.target
             )),
             None => line.push('.'),
@@ -383,7 +428,11 @@ impl Summary {
             out.push(format!("Read p95 with care: {w}."));
         }
         if self.ttft_only > 0 {
-            let (n, verb) = if self.ttft_only == 1 { ("request", "records") } else { ("requests", "record") };
+            let (n, verb) = if self.ttft_only == 1 {
+                ("request", "records")
+            } else {
+                ("requests", "record")
+            };
             out.push(format!(
                 "{} {n} with a first token {verb} only the TTFT, so the delay cannot be split into queue wait, \
                  prefill and emit.",
@@ -394,7 +443,10 @@ impl Summary {
         let (counts, which) = match &self.target {
             Some(t) if t.over_dominant.total() > 0 => (t.over_dominant, "slow first tokens"),
             Some(t) if t.over == 0 => {
-                out.push("Every first token met the target, so there is no slow delay to diagnose here.".to_owned());
+                out.push(
+                    "Every first token met the target, so there is no slow delay to diagnose here."
+                        .to_owned(),
+                );
                 return out;
             }
             _ => (self.dominant, "first tokens"),
@@ -429,12 +481,21 @@ mod tests {
         Observation {
             outcome: Outcome::Completed,
             ttft: None,
-            parts: Some(TtftSplit { queue_wait: Micros::from_ms(q), prefill: Micros::from_ms(p), emit: Micros::from_ms(e) }),
+            parts: Some(TtftSplit {
+                queue_wait: Micros::from_ms(q),
+                prefill: Micros::from_ms(p),
+                emit: Micros::from_ms(e),
+            }),
         }
     }
 
     fn hints() -> Vec<Observation> {
-        vec![split(20, 70, 10), split(2_325, 65, 10), split(30, 1_860, 10), split(970, 620, 10)]
+        vec![
+            split(20, 70, 10),
+            split(2_325, 65, 10),
+            split(30, 1_860, 10),
+            split(970, 620, 10),
+        ]
     }
 
     /// Summarises `obs` against 1,000 ms with linear percentiles and checks
@@ -458,7 +519,15 @@ mod tests {
                  prompt.",
             ],
         );
-        assert_eq!(s.dominant, DominantCounts { queue_wait: 2, prefill: 2, emit: 0, ties: 0 });
+        assert_eq!(
+            s.dominant,
+            DominantCounts {
+                queue_wait: 2,
+                prefill: 2,
+                emit: 0,
+                ties: 0
+            }
+        );
         let t = s.target.unwrap();
         assert_eq!((t.within, t.over, t.no_first_token), (1, 3, 0));
         let parts = s.parts.unwrap();
@@ -473,7 +542,10 @@ mod tests {
         obs.push(Observation::unsplit(Outcome::Rejected));
         obs.push(Observation::unsplit(Outcome::Rejected));
         obs.push(Observation::unsplit(Outcome::Cancelled));
-        obs.push(Observation::ttft_only(Outcome::Failed, Micros::from_ms(300)));
+        obs.push(Observation::ttft_only(
+            Outcome::Failed,
+            Micros::from_ms(300),
+        ));
         let s = check(
             &obs,
             &[
@@ -490,9 +562,22 @@ mod tests {
             ],
         );
         assert_eq!(s.requests, 8);
-        assert_eq!(s.outcomes, OutcomeCounts { completed: 4, failed: 1, rejected: 2, cancelled: 1, empty: 0 });
+        assert_eq!(
+            s.outcomes,
+            OutcomeCounts {
+                completed: 4,
+                failed: 1,
+                rejected: 2,
+                cancelled: 1,
+                empty: 0
+            }
+        );
         assert_eq!(s.no_first_token.total(), 3);
-        assert_eq!(s.parts.unwrap().prefill.count, 4, "part percentiles only over split requests");
+        assert_eq!(
+            s.parts.unwrap().prefill.count,
+            4,
+            "part percentiles only over split requests"
+        );
         assert_eq!(s.target.unwrap().missed(), 6);
     }
 
@@ -516,7 +601,15 @@ mod tests {
                 "Every first token met the target, so there is no slow delay to diagnose here.",
             ],
         );
-        let s = summarise(&[split(2_000, 10, 10), split(10, 2_000, 10), split(600, 600, 0)], None, Convention::NearestRank);
+        let s = summarise(
+            &[
+                split(2_000, 10, 10),
+                split(10, 2_000, 10),
+                split(600, 600, 0),
+            ],
+            None,
+            Convention::NearestRank,
+        );
         assert_eq!(s.dominant.ties, 1);
         assert_eq!(
             s.reading().last().map(String::as_str),
@@ -526,7 +619,13 @@ mod tests {
 
     #[test]
     fn summarise_splits_counts_the_unsplit() {
-        let unsplit = OutcomeCounts { completed: 1, failed: 0, rejected: 2, cancelled: 0, empty: 0 };
+        let unsplit = OutcomeCounts {
+            completed: 1,
+            failed: 0,
+            rejected: 2,
+            cancelled: 0,
+            empty: 0,
+        };
         let s = summarise_splits(&[], &unsplit, None, Convention::Linear);
         assert_eq!(s.requests, 3);
         assert_eq!(s.no_first_token, unsplit);
@@ -542,9 +641,20 @@ mod tests {
             Observation::unsplit(Outcome::Rejected),
         ];
         let s = summarise(&obs, Some(Micros::from_ms(1_000)), Convention::NearestRank);
-        assert_eq!(s.outcomes, OutcomeCounts { completed: 2, rejected: 1, empty: 1, ..OutcomeCounts::default() });
+        assert_eq!(
+            s.outcomes,
+            OutcomeCounts {
+                completed: 2,
+                rejected: 1,
+                empty: 1,
+                ..OutcomeCounts::default()
+            }
+        );
         assert_eq!(s.ttft.as_ref().map(|p| p.count), Some(2));
-        assert_eq!(s.ttft.as_ref().map(|p| p.p50.value), Some(Micros::from_ms(200)));
+        assert_eq!(
+            s.ttft.as_ref().map(|p| p.p50.value),
+            Some(Micros::from_ms(200))
+        );
         let t = s.target.expect("a target");
         assert_eq!((t.within, t.over, t.no_first_token), (1, 1, 1));
         let reading = s.reading();
@@ -553,7 +663,17 @@ mod tests {
             "1 of 4 requests (25%) produced nothing and recorded no error (no output tokens or no first-token time): \
              they had no first token, so they are counted on their own, outside the TTFT percentiles and the target counts."
         );
-        assert!(reading[1].starts_with("1 of 4 requests (25%) had no first token (1 rejected)"), "{}", reading[1]);
-        assert!(reading[2].ends_with("2 of 3 requests (66.7%) missed the 1,000 ms target (late or no first token)."), "{}", reading[2]);
+        assert!(
+            reading[1].starts_with("1 of 4 requests (25%) had no first token (1 rejected)"),
+            "{}",
+            reading[1]
+        );
+        assert!(
+            reading[2].ends_with(
+                "2 of 3 requests (66.7%) missed the 1,000 ms target (late or no first token)."
+            ),
+            "{}",
+            reading[2]
+        );
     }
 }

@@ -12,7 +12,9 @@ use std::fmt;
 use std::ops::{Add, Sub};
 
 /// A time on one monotonic clock, or a duration, in whole microseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Micros(pub i64);
 
@@ -42,14 +44,22 @@ impl Micros {
     /// [`Micros::checked_from_nanos`] so that a value that does not fit is
     /// refused, not clamped.
     pub fn from_nanos(ns: i128) -> Micros {
-        let rounded = if ns >= 0 { ns.saturating_add(500) / 1_000 } else { ns.saturating_sub(500) / 1_000 };
+        let rounded = if ns >= 0 {
+            ns.saturating_add(500) / 1_000
+        } else {
+            ns.saturating_sub(500) / 1_000
+        };
         Micros(rounded.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
     }
 
     /// Nanoseconds rounded to the nearest microsecond, or `None` when the
     /// result does not fit (a timestamp near 2^127 in a hostile file).
     pub fn checked_from_nanos(ns: i128) -> Option<Micros> {
-        let rounded = if ns >= 0 { ns.checked_add(500)? / 1_000 } else { ns.checked_sub(500)? / 1_000 };
+        let rounded = if ns >= 0 {
+            ns.checked_add(500)? / 1_000
+        } else {
+            ns.checked_sub(500)? / 1_000
+        };
         i64::try_from(rounded).ok().map(Micros)
     }
 
@@ -112,11 +122,21 @@ pub fn parse_ms(text: &str) -> Result<Micros, MsError> {
         _ => (false, t),
     };
     let (number, exponent) = match rest.find(['e', 'E']) {
-        Some(at) => (&rest[..at], rest[at + 1..].parse::<i32>().map_err(|_| MsError::NotANumber)?),
+        Some(at) => (
+            &rest[..at],
+            rest[at + 1..]
+                .parse::<i32>()
+                .map_err(|_| MsError::NotANumber)?,
+        ),
         None => (rest, 0),
     };
     let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
-    if (whole.is_empty() && frac.is_empty()) || !whole.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+    if (whole.is_empty() && frac.is_empty())
+        || !whole
+            .bytes()
+            .chain(frac.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
         return Err(MsError::NotANumber);
     }
     // The digits as one integer, and the power of ten that makes them microseconds.
@@ -131,17 +151,25 @@ pub fn parse_ms(text: &str) -> Result<Micros, MsError> {
     }
     let value: i128 = if power >= 0 {
         let mantissa: i128 = digits.parse().map_err(|_| MsError::TooLarge)?;
-        mantissa.checked_mul(10i128.checked_pow(power as u32).ok_or(MsError::TooLarge)?).ok_or(MsError::TooLarge)?
+        mantissa
+            .checked_mul(10i128.checked_pow(power as u32).ok_or(MsError::TooLarge)?)
+            .ok_or(MsError::TooLarge)?
     } else {
         // Keep one digit past the microsecond to round with; digits beyond it cannot change the result.
         let keep = (digits.len() as i64 + power + 1).max(0) as usize;
         let kept = digits.get(..keep).unwrap_or(digits);
-        let tenths: i128 = if kept.is_empty() { 0 } else { kept.parse().map_err(|_| MsError::TooLarge)? };
+        let tenths: i128 = if kept.is_empty() {
+            0
+        } else {
+            kept.parse().map_err(|_| MsError::TooLarge)?
+        };
         let tenths = if keep == 0 { 0 } else { tenths };
         (tenths + 5) / 10
     };
     let value = if negative { -value } else { value };
-    i64::try_from(value).map(Micros).map_err(|_| MsError::TooLarge)
+    i64::try_from(value)
+        .map(Micros)
+        .map_err(|_| MsError::TooLarge)
 }
 
 /// Saturating, so that no input can make the core panic in a debug build.
@@ -247,9 +275,14 @@ mod tests {
         ok("9e15", 9_000_000_000_000_000_000);
         ok("0", 0);
         assert_eq!(parse_ms("1e16"), Err(MsError::TooLarge));
-        assert_eq!(parse_ms("99999999999999999999999999"), Err(MsError::TooLarge));
+        assert_eq!(
+            parse_ms("99999999999999999999999999"),
+            Err(MsError::TooLarge)
+        );
         assert_eq!(parse_ms("1e999999"), Err(MsError::TooLarge));
-        for bad in ["", "-", ".", "inf", "NaN", "1,5", "1e", "e3", "0x10", "1.2.3"] {
+        for bad in [
+            "", "-", ".", "inf", "NaN", "1,5", "1e", "e3", "0x10", "1.2.3",
+        ] {
             assert_eq!(parse_ms(bad), Err(MsError::NotANumber), "{bad}");
         }
     }
@@ -261,7 +294,10 @@ mod tests {
         assert_eq!(Micros::checked_from_nanos(i128::MAX), None);
         assert_eq!(Micros::checked_from_nanos(i128::MIN), None);
         assert_eq!(Micros::checked_from_nanos(1 << 100), None);
-        assert_eq!(Micros::checked_from_nanos(1_759_522_419_159_192_408), Some(Micros(1_759_522_419_159_192)));
+        assert_eq!(
+            Micros::checked_from_nanos(1_759_522_419_159_192_408),
+            Some(Micros(1_759_522_419_159_192))
+        );
         assert_eq!(Micros::checked_from_nanos(-1_500), Some(Micros(-2)));
     }
 

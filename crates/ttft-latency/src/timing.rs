@@ -33,7 +33,13 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in the order counts list them.
-    pub const ALL: [Outcome; 5] = [Outcome::Completed, Outcome::Failed, Outcome::Rejected, Outcome::Cancelled, Outcome::Empty];
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Completed,
+        Outcome::Failed,
+        Outcome::Rejected,
+        Outcome::Cancelled,
+        Outcome::Empty,
+    ];
 
     /// Lower-case name, as shown in tables and exports.
     pub fn label(self) -> &'static str {
@@ -175,13 +181,31 @@ pub enum TimingError {
     /// The split needs this field and the trace does not give it.
     Missing { request: String, field: Field },
     /// A duration below zero.
-    Negative { request: String, field: Field, value: Micros },
+    Negative {
+        request: String,
+        field: Field,
+        value: Micros,
+    },
     /// `field` is recorded before `after`, which must come first.
-    OutOfOrder { request: String, field: Field, value: Micros, after: Field, after_value: Micros },
+    OutOfOrder {
+        request: String,
+        field: Field,
+        value: Micros,
+        after: Field,
+        after_value: Micros,
+    },
     /// The stated TTFT is not the sum of the stated parts.
-    TtftMismatch { request: String, stated: Micros, parts: Micros },
+    TtftMismatch {
+        request: String,
+        stated: Micros,
+        parts: Micros,
+    },
     /// A token count that cannot be.
-    Tokens { request: String, field: Field, problem: TokenProblem },
+    Tokens {
+        request: String,
+        field: Field,
+        problem: TokenProblem,
+    },
     /// A value so large that arithmetic on it would overflow.
     Overflow { request: String, field: Field },
 }

@@ -8,7 +8,9 @@
 use proptest::prelude::*;
 use ttft_latency::percentile::{percentile, Convention};
 use ttft_latency::summary::{summarise, Observation};
-use ttft_latency::{split_request, Durations, Events, Micros, Outcome, RequestTrace, Timing, TtftSplit};
+use ttft_latency::{
+    split_request, Durations, Events, Micros, Outcome, RequestTrace, Timing, TtftSplit,
+};
 
 fn durations(q: i64, p: i64, e: i64, ttft: Option<i64>) -> RequestTrace {
     RequestTrace {
@@ -28,7 +30,12 @@ fn durations(q: i64, p: i64, e: i64, ttft: Option<i64>) -> RequestTrace {
 }
 
 fn outcome() -> impl Strategy<Value = Outcome> {
-    prop_oneof![Just(Outcome::Completed), Just(Outcome::Failed), Just(Outcome::Rejected), Just(Outcome::Cancelled)]
+    prop_oneof![
+        Just(Outcome::Completed),
+        Just(Outcome::Failed),
+        Just(Outcome::Rejected),
+        Just(Outcome::Cancelled)
+    ]
 }
 
 proptest! {

@@ -30,9 +30,9 @@ use crate::components::prose::AuthoredScope;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::authoring::{load_from_url, parse_authored, AuthoredExercise, FILE_PATH};
+use ttft_core::content::validate::ContentProblem;
 use ttft_core::content::{ConfigExercise, Course, TraceExercise};
 use ttft_core::embed::query::ContentSource;
-use ttft_core::content::validate::ContentProblem;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -64,32 +64,62 @@ enum Load {
 
 /// A problem with the file as a whole.
 fn whole_file(message: String) -> Vec<ContentProblem> {
-    vec![ContentProblem { path: FILE_PATH.to_owned(), message }]
+    vec![ContentProblem {
+        path: FILE_PATH.to_owned(),
+        message,
+    }]
 }
 
 /// Fetches `path` from this page's own origin, refusing anything else.
 async fn fetch_same_origin(path: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("there is no window to load it in")?;
-    let here = window.location().href().map_err(|_| "this page's address cannot be read")?;
-    let own = window.location().origin().map_err(|_| "this page's origin cannot be read")?;
-    let url = web_sys::Url::new_with_base(path, &here).map_err(|_| format!("\"{path}\" is not a usable path"))?;
+    let here = window
+        .location()
+        .href()
+        .map_err(|_| "this page's address cannot be read")?;
+    let own = window
+        .location()
+        .origin()
+        .map_err(|_| "this page's origin cannot be read")?;
+    let url = web_sys::Url::new_with_base(path, &here)
+        .map_err(|_| format!("\"{path}\" is not a usable path"))?;
     if url.origin() != own {
-        return Err(format!("\"{path}\" is not on this site; only files beside the app can be loaded"));
+        return Err(format!(
+            "\"{path}\" is not on this site; only files beside the app can be loaded"
+        ));
     }
     let init = web_sys::RequestInit::new();
     init.set_mode(web_sys::RequestMode::SameOrigin);
     init.set_credentials(web_sys::RequestCredentials::SameOrigin);
-    let unreachable = || format!("{path} could not be loaded: check that the file is on this site at that path");
-    let response = JsFuture::from(window.fetch_with_str_and_init(&url.href(), &init)).await.map_err(|_| unreachable())?;
+    let unreachable =
+        || format!("{path} could not be loaded: check that the file is on this site at that path");
+    let response = JsFuture::from(window.fetch_with_str_and_init(&url.href(), &init))
+        .await
+        .map_err(|_| unreachable())?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| unreachable())?;
     if !response.ok() {
-        return Err(format!("{path} could not be loaded: the site answered HTTP {}", response.status()));
+        return Err(format!(
+            "{path} could not be loaded: the site answered HTTP {}",
+            response.status()
+        ));
     }
-    if !response.url().is_empty() && web_sys::Url::new(&response.url()).map(|u| u.origin()).ok().as_deref() != Some(own.as_str()) {
-        return Err(format!("{path} was redirected to another site, so it was not loaded"));
+    if !response.url().is_empty()
+        && web_sys::Url::new(&response.url())
+            .map(|u| u.origin())
+            .ok()
+            .as_deref()
+            != Some(own.as_str())
+    {
+        return Err(format!(
+            "{path} was redirected to another site, so it was not loaded"
+        ));
     }
     let text = response.text().map_err(|_| unreachable())?;
-    JsFuture::from(text).await.ok().and_then(|t| t.as_string()).ok_or_else(unreachable)
+    JsFuture::from(text)
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(unreachable)
 }
 
 /// The part's exercise, from the authored file when it loads and has one,
@@ -132,14 +162,23 @@ pub fn AuthoredPart(
     };
     let built_in = {
         let course = Arc::clone(&course);
-        move || exercise_view(kind, Some(&course.trace_exercise), Some(&course.config_exercise))
+        move || {
+            exercise_view(
+                kind,
+                Some(&course.trace_exercise),
+                Some(&course.config_exercise),
+            )
+        }
     };
     move || {
         if use_built_in.get() {
             return built_in();
         }
         match state.get() {
-            Load::Loading => view! { <p class="authored-loading" role="status">"Loading the exercise…"</p> }.into_any(),
+            Load::Loading => {
+                view! { <p class="authored-loading" role="status">"Loading the exercise…"</p> }
+                    .into_any()
+            }
             Load::Loaded(file) => {
                 let has = match kind {
                     AuthoredKind::Trace => file.trace_exercise.is_some(),
@@ -173,10 +212,16 @@ pub fn AuthoredPart(
 /// file's full address on this site.
 fn origin_words(source: &ContentSource) -> String {
     match source {
-        ContentSource::Inline { .. } => "It travels inside the link you followed, written by whoever made that link.".to_owned(),
+        ContentSource::Inline { .. } => {
+            "It travels inside the link you followed, written by whoever made that link.".to_owned()
+        }
         ContentSource::Path { path } => {
-            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-            let full = web_sys::Url::new_with_base(path, &href).map(|u| u.href()).unwrap_or_else(|_| path.clone());
+            let href = web_sys::window()
+                .and_then(|w| w.location().href().ok())
+                .unwrap_or_default();
+            let full = web_sys::Url::new_with_base(path, &href)
+                .map(|u| u.href())
+                .unwrap_or_else(|_| path.clone());
             format!("It was loaded from the file {full}, written by whoever put that file there.")
         }
     }
@@ -196,15 +241,28 @@ fn source_notice(source: &ContentSource) -> impl IntoView {
     }
 }
 
-fn exercise_view(kind: AuthoredKind, trace: Option<&TraceExercise>, config: Option<&ConfigExercise>) -> AnyView {
+fn exercise_view(
+    kind: AuthoredKind,
+    trace: Option<&TraceExercise>,
+    config: Option<&ConfigExercise>,
+) -> AnyView {
     match (kind, trace, config) {
-        (AuthoredKind::Trace, Some(x), _) => view! { <TraceExercisePage exercise=x.clone() /> }.into_any(),
-        (AuthoredKind::Choice, _, Some(x)) => view! { <ConfigChoicePage exercise=x.clone() /> }.into_any(),
+        (AuthoredKind::Trace, Some(x), _) => {
+            view! { <TraceExercisePage exercise=x.clone() /> }.into_any()
+        }
+        (AuthoredKind::Choice, _, Some(x)) => {
+            view! { <ConfigChoicePage exercise=x.clone() /> }.into_any()
+        }
         _ => ().into_any(),
     }
 }
 
-fn refused_view(from: &str, kind: AuthoredKind, problems: &[ContentProblem], use_built_in: RwSignal<bool>) -> AnyView {
+fn refused_view(
+    from: &str,
+    kind: AuthoredKind,
+    problems: &[ContentProblem],
+    use_built_in: RwSignal<bool>,
+) -> AnyView {
     let count = problems.len();
     let items = problems.iter().map(problem_item).collect_view();
     view! {

@@ -25,11 +25,13 @@ use leptos::html::Textarea;
 use leptos::prelude::*;
 use std::sync::Arc;
 use std::time::Duration;
-use ttft_core::authoring::{encode_for_url, parse_authored, AuthoredExercise, MAX_FILE_BYTES, FILE_PATH};
+use ttft_core::authoring::{
+    encode_for_url, parse_authored, AuthoredExercise, FILE_PATH, MAX_FILE_BYTES,
+};
+use ttft_core::content::validate::ContentProblem;
 use ttft_core::content::Course;
 use ttft_core::embed::query::{parse_query, percent_encode, ContentSource};
 use ttft_latency::time::group_thousands;
-use ttft_core::content::validate::ContentProblem;
 
 /// How long after the last keystroke the file is checked.
 const CHECK_AFTER: Duration = Duration::from_millis(400);
@@ -49,13 +51,20 @@ fn check_text(text: &str) -> Checked {
 /// "a trace exercise with 3 requests and a configuration exercise with 2
 /// workloads".
 pub fn describe_file(file: &AuthoredExercise) -> String {
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = Vec::new();
     if let Some(x) = &file.trace_exercise {
-        parts.push(format!("a trace exercise with {}", plural(x.requests.len(), "request", "requests")));
+        parts.push(format!(
+            "a trace exercise with {}",
+            plural(x.requests.len(), "request", "requests")
+        ));
     }
     if let Some(x) = &file.config_exercise {
-        parts.push(format!("a configuration exercise with {}", plural(x.workloads.len(), "workload", "workloads")));
+        parts.push(format!(
+            "a configuration exercise with {}",
+            plural(x.workloads.len(), "workload", "workloads")
+        ));
     }
     parts.join(" and ")
 }
@@ -63,20 +72,35 @@ pub fn describe_file(file: &AuthoredExercise) -> String {
 /// The addresses that load `file`: `(part id, label, url)` for each
 /// exercise it holds, with the file in the URL; or why it cannot travel
 /// there.
-pub fn inline_urls(page: &str, file: &AuthoredExercise) -> Result<Vec<(&'static str, String)>, String> {
+pub fn inline_urls(
+    page: &str,
+    file: &AuthoredExercise,
+) -> Result<Vec<(&'static str, String)>, String> {
     let encoded = encode_for_url(file).map_err(|e| e.to_string())?;
-    Ok(parts_of(file).into_iter().map(|part| (part, format!("{page}?part={part}&content={encoded}"))).collect())
+    Ok(parts_of(file)
+        .into_iter()
+        .map(|part| (part, format!("{page}?part={part}&content={encoded}")))
+        .collect())
 }
 
 /// The addresses that load `file` from `path` on this site, or the core's
 /// reason the path cannot be used.
-pub fn path_urls(page: &str, file: &AuthoredExercise, path: &str) -> Result<Vec<(&'static str, String)>, String> {
+pub fn path_urls(
+    page: &str,
+    file: &AuthoredExercise,
+    path: &str,
+) -> Result<Vec<(&'static str, String)>, String> {
     let path = path.trim();
     let read = parse_query(&format!("src={}", percent_encode(path)));
     match (read.options.content, read.problems.first()) {
         (Some(ContentSource::Path { path }), None) => Ok(parts_of(file)
             .into_iter()
-            .map(|part| (part, format!("{page}?part={part}&src={}", percent_encode(&path))))
+            .map(|part| {
+                (
+                    part,
+                    format!("{page}?part={part}&src={}", percent_encode(&path)),
+                )
+            })
             .collect()),
         (_, Some(problem)) => Err(problem.to_string()),
         _ => Err("give the path of the file on this site, such as exercises/week3.json".to_owned()),
@@ -142,16 +166,24 @@ pub fn AuthoringPage(
     let start_built_in = {
         let course = Arc::clone(&course);
         move |_| {
-            let file = AuthoredExercise::new(Some(course.trace_exercise.clone()), Some(course.config_exercise.clone()));
+            let file = AuthoredExercise::new(
+                Some(course.trace_exercise.clone()),
+                Some(course.config_exercise.clone()),
+            );
             text.set(serde_json::to_string_pretty(&file).unwrap_or_default());
             check_now();
         }
     };
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) else {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+        else {
             return;
         };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
         if file.size() > MAX_FILE_BYTES as f64 {
             text.set(String::new());
             checked.set(Some(Err(vec![ContentProblem {
@@ -166,7 +198,10 @@ pub fn AuthoringPage(
             return;
         }
         leptos::task::spawn_local(async move {
-            let read = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+            let read = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|t| t.as_string());
             match read {
                 Some(t) => {
                     if text.try_set(t).is_none() {
@@ -183,14 +218,18 @@ pub fn AuthoringPage(
         });
     };
 
-    let problems = move || checked.with(|c| match c {
-        Some(Err(p)) => p.clone(),
-        _ => Vec::new(),
+    let problems = move || {
+        checked.with(|c| match c {
+            Some(Err(p)) => p.clone(),
+            _ => Vec::new(),
+        })
+    };
+    let valid = Memo::new(move |_| {
+        checked.with(|c| match c {
+            Some(Ok(file)) => Some(file.clone()),
+            _ => None,
+        })
     });
-    let valid = Memo::new(move |_| checked.with(|c| match c {
-        Some(Ok(file)) => Some(file.clone()),
-        _ => None,
-    }));
     let status = move || {
         if checking.get() {
             return "Checking…".to_owned();
@@ -198,8 +237,13 @@ pub fn AuthoringPage(
         checked.with(|c| match c {
             None => "Paste a file, choose one, or start from the built-in exercise.".to_owned(),
             Some(Ok(file)) => format!("No problems: {}.", describe_file(file)),
-            Some(Err(p)) if p.len() == 1 => "1 problem found; it is listed below with where it is in the file.".to_owned(),
-            Some(Err(p)) => format!("{} problems found; each is listed below with where it is in the file.", p.len()),
+            Some(Err(p)) if p.len() == 1 => {
+                "1 problem found; it is listed below with where it is in the file.".to_owned()
+            }
+            Some(Err(p)) => format!(
+                "{} problems found; each is listed below with where it is in the file.",
+                p.len()
+            ),
         })
     };
     let invalid = move || checked.with(|c| matches!(c, Some(Err(_))));
@@ -397,14 +441,21 @@ mod tests {
     use super::*;
 
     fn example() -> AuthoredExercise {
-        parse_authored(include_str!("../../../content/schema/examples/review-bot.json")).unwrap_or_else(|e| panic!("{e:?}"))
+        parse_authored(include_str!(
+            "../../../content/schema/examples/review-bot.json"
+        ))
+        .unwrap_or_else(|e| panic!("{e:?}"))
     }
 
     fn check(path: &str, expected: Result<&str, &str>) {
         let got = path_urls("https://lab.example/t/", &example(), path);
         match (got, expected) {
             (Ok(list), Ok(src)) => {
-                assert!(list.iter().all(|(part, url)| url == &format!("https://lab.example/t/?part={part}&src={src}")), "{list:?}");
+                assert!(
+                    list.iter().all(|(part, url)| url
+                        == &format!("https://lab.example/t/?part={part}&src={src}")),
+                    "{list:?}"
+                );
             }
             (Err(why), Err(part)) => assert!(why.contains(part), "{why:?} should contain {part:?}"),
             (got, expected) => panic!("{path:?}: got {got:?}, expected {expected:?}"),
@@ -425,7 +476,10 @@ mod tests {
             assert_eq!(read.options.part.map(|p| p.id()), Some(*part));
             match read.options.content {
                 Some(ContentSource::Inline { encoded }) => {
-                    assert_eq!(ttft_core::authoring::load_from_url(&encoded), Ok(file.clone()));
+                    assert_eq!(
+                        ttft_core::authoring::load_from_url(&encoded),
+                        Ok(file.clone())
+                    );
                 }
                 other => panic!("{other:?}"),
             }
@@ -433,7 +487,10 @@ mod tests {
         check("exercises/week-3.json", Ok("exercises%2Fweek-3.json"));
         check("  review-bot.json ", Ok("review-bot.json"));
         check("../secret.json", Err("must be a path on this site"));
-        check("https://evil.example/x.json", Err("must be a path on this site"));
+        check(
+            "https://evil.example/x.json",
+            Err("must be a path on this site"),
+        );
         check("", Err("must be a path on this site"));
         assert!(describe_file(&file).starts_with("a "));
     }

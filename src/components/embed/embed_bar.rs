@@ -41,7 +41,10 @@ pub fn EmbedBar(
     let href = full_page_href(part, embedding.options().content.as_ref());
     let problems = embedding.problems(|id| CoursePart::from_id(id).is_some());
     let problem_list = (!problems.is_empty()).then(|| {
-        let items = problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view();
+        let items = problems
+            .into_iter()
+            .map(|p| view! { <li>{p}</li> })
+            .collect_view();
         view! {
             <div class="notice notice-warning embed-problems">
                 <p>"This embed address has problems; the options concerned are left out:"</p>
@@ -72,7 +75,19 @@ mod tests {
     #[test]
     fn the_full_page_keeps_part_and_content_only() {
         check(CoursePart::Trace, None, "?part=trace");
-        check(CoursePart::Trace, Some(ContentSource::Inline { encoded: "eyJh-_".into() }), "?part=trace&content=eyJh-_");
-        check(CoursePart::Choice, Some(ContentSource::Path { path: "ex/w3.json".into() }), "?part=choice&src=ex%2Fw3.json");
+        check(
+            CoursePart::Trace,
+            Some(ContentSource::Inline {
+                encoded: "eyJh-_".into(),
+            }),
+            "?part=trace&content=eyJh-_",
+        );
+        check(
+            CoursePart::Choice,
+            Some(ContentSource::Path {
+                path: "ex/w3.json".into(),
+            }),
+            "?part=choice&src=ex%2Fw3.json",
+        );
     }
 }

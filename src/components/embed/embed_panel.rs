@@ -73,16 +73,28 @@ pub async fn copy_text(text: String, fallback: Option<web_sys::HtmlTextAreaEleme
 
 /// `navigator.clipboard.writeText(text)`, false when missing or refused.
 async fn write_clipboard(text: &str) -> bool {
-    let Some(window) = web_sys::window() else { return false };
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
     let navigator: JsValue = window.navigator().into();
-    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")) else { return false };
+    let Ok(clipboard) = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")) else {
+        return false;
+    };
     if clipboard.is_undefined() || clipboard.is_null() {
         return false;
     }
-    let Ok(write) = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")) else { return false };
-    let Some(write) = write.dyn_ref::<js_sys::Function>() else { return false };
-    let Ok(promise) = write.call1(&clipboard, &JsValue::from_str(text)) else { return false };
-    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else { return false };
+    let Ok(write) = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")) else {
+        return false;
+    };
+    let Some(write) = write.dyn_ref::<js_sys::Function>() else {
+        return false;
+    };
+    let Ok(promise) = write.call1(&clipboard, &JsValue::from_str(text)) else {
+        return false;
+    };
+    let Ok(promise) = promise.dyn_into::<js_sys::Promise>() else {
+        return false;
+    };
     wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
 }
 
@@ -134,10 +146,15 @@ pub fn EmbedPanel(
     };
     let origin_note = move || {
         checked.with(|c| match c {
-            Ok(list) if list.is_empty() => "No origin given: the page sizes itself but sends no results.".to_owned(),
+            Ok(list) if list.is_empty() => {
+                "No origin given: the page sizes itself but sends no results.".to_owned()
+            }
             Ok(list) => format!(
                 "Results will be sent only to {}.",
-                list.iter().map(Origin::as_str).collect::<Vec<_>>().join(" and ")
+                list.iter()
+                    .map(Origin::as_str)
+                    .collect::<Vec<_>>()
+                    .join(" and ")
             ),
             Err(_) => "The snippet leaves out what is not a valid origin.".to_owned(),
         })
@@ -197,7 +214,9 @@ mod tests {
     use super::*;
 
     fn check(text: &str, expected: Result<Vec<&str>, usize>) {
-        let got = read_origins(text).map(|v| v.iter().map(|o| o.as_str().to_owned()).collect::<Vec<_>>()).map_err(|e| e.len());
+        let got = read_origins(text)
+            .map(|v| v.iter().map(|o| o.as_str().to_owned()).collect::<Vec<_>>())
+            .map_err(|e| e.len());
         let expected = expected.map(|v| v.into_iter().map(str::to_owned).collect::<Vec<_>>());
         assert_eq!(got, expected, "{text:?}");
     }
@@ -206,8 +225,14 @@ mod tests {
     fn origins_are_read_by_the_core() {
         check("", Ok(vec![]));
         check("  ", Ok(vec![]));
-        check("https://LMS.example.edu/", Ok(vec!["https://lms.example.edu"]));
-        check("https://a.example, https://a.example,http://localhost:3000", Ok(vec!["https://a.example", "http://localhost:3000"]));
+        check(
+            "https://LMS.example.edu/",
+            Ok(vec!["https://lms.example.edu"]),
+        );
+        check(
+            "https://a.example, https://a.example,http://localhost:3000",
+            Ok(vec!["https://a.example", "http://localhost:3000"]),
+        );
         check("*", Err(1));
         check("https://a.example, http://evil.example, lms", Err(2));
     }

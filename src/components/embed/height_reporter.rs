@@ -58,20 +58,30 @@ struct Reporter {
 /// when the page is not framed. The observer and listener live as long as
 /// the page, so they are handed to the browser (`forget`).
 pub fn start_height_reporter(origins: &[Origin]) {
-    let Some(window) = web_sys::window() else { return };
-    let Ok(Some(parent)) = window.parent() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
     if js_sys::Object::is(parent.as_ref(), window.as_ref()) {
         return;
     }
-    let Some(document) = window.document() else { return };
-    let Some(root) = document.document_element() else { return };
+    let Some(document) = window.document() else {
+        return;
+    };
+    let Some(root) = document.document_element() else {
+        return;
+    };
     let targets = height_targets(origins);
     let state = Rc::new(RefCell::new(Reporter::default()));
 
     let post = {
         let parent = parent.clone();
         Rc::new(move |message: &serde_json::Value| {
-            let Ok(value) = js_sys::JSON::parse(&message.to_string()) else { return };
+            let Ok(value) = js_sys::JSON::parse(&message.to_string()) else {
+                return;
+            };
             for target in &targets {
                 // A parent whose origin is not `target` simply does not get it.
                 let _ = parent.post_message(&value, target);
@@ -86,7 +96,13 @@ pub fn start_height_reporter(origins: &[Origin]) {
         let root = root.clone();
         Rc::new(move |force: bool| {
             let height = root.get_bounding_client_rect().height().ceil().max(0.0) as u32;
-            let client = window.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(0.0).ceil().max(0.0) as u32;
+            let client = window
+                .inner_height()
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0)
+                .ceil()
+                .max(0.0) as u32;
             let h5p = {
                 let mut s = state.borrow_mut();
                 if !force && s.last == Some(height) {
@@ -102,28 +118,43 @@ pub fn start_height_reporter(origins: &[Origin]) {
 
     let on_resize = {
         let report = Rc::clone(&report);
-        Closure::<dyn FnMut(js_sys::Array, web_sys::ResizeObserver)>::new(move |_entries, _observer| report(false))
+        Closure::<dyn FnMut(js_sys::Array, web_sys::ResizeObserver)>::new(
+            move |_entries, _observer| report(false),
+        )
     };
     if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
         observer.observe(&root);
         on_resize.forget();
     }
 
-    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-        let from_parent = event.source().is_some_and(|s| js_sys::Object::is(&s, parent.as_ref()));
-        if !from_parent {
-            return;
-        }
-        let Some(text) = js_sys::JSON::stringify(&event.data()).ok().and_then(|s| s.as_string()) else { return };
-        let Ok(data) = serde_json::from_str::<serde_json::Value>(&text) else { return };
-        let action = state.borrow_mut().child.on_parent_message(&data);
-        match action {
-            ChildAction::Send { message } => post(&message),
-            ChildAction::Remeasure => report(true),
-            ChildAction::Nothing => {}
-        }
-    });
-    if window.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref()).is_ok() {
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let from_parent = event
+                .source()
+                .is_some_and(|s| js_sys::Object::is(&s, parent.as_ref()));
+            if !from_parent {
+                return;
+            }
+            let Some(text) = js_sys::JSON::stringify(&event.data())
+                .ok()
+                .and_then(|s| s.as_string())
+            else {
+                return;
+            };
+            let Ok(data) = serde_json::from_str::<serde_json::Value>(&text) else {
+                return;
+            };
+            let action = state.borrow_mut().child.on_parent_message(&data);
+            match action {
+                ChildAction::Send { message } => post(&message),
+                ChildAction::Remeasure => report(true),
+                ChildAction::Nothing => {}
+            }
+        });
+    if window
+        .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref())
+        .is_ok()
+    {
         on_message.forget();
     }
 }
@@ -134,7 +165,10 @@ mod tests {
     use ttft_core::embed::origin::parse_origin;
 
     fn check(origins: &[&str], expected: &[&str]) {
-        let parsed: Vec<Origin> = origins.iter().filter_map(|o| parse_origin(o).ok()).collect();
+        let parsed: Vec<Origin> = origins
+            .iter()
+            .filter_map(|o| parse_origin(o).ok())
+            .collect();
         assert_eq!(height_targets(&parsed), expected);
     }
 
@@ -142,6 +176,9 @@ mod tests {
     fn heights_go_to_the_allow_list_or_to_anyone() {
         check(&[], &["*"]);
         check(&["https://lms.example.edu"], &["https://lms.example.edu"]);
-        check(&["https://a.example", "http://localhost:3000"], &["https://a.example", "http://localhost:3000"]);
+        check(
+            &["https://a.example", "http://localhost:3000"],
+            &["https://a.example", "http://localhost:3000"],
+        );
     }
 }

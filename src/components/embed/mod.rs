@@ -29,7 +29,9 @@ pub struct Embedding(pub Arc<EmbedQuery>);
 impl Embedding {
     /// Reads the page's own query string.
     pub fn from_address() -> Embedding {
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
         Embedding::from_query(&search)
     }
 
@@ -80,6 +82,10 @@ mod tests {
         check("", false, &[]);
         check("?part=trace&embed=1", true, &[]);
         check("?part=author", false, &[]);
-        check("?part=nope&embed=1&origin=*", true, &["part=\"nope\"", "any site"]);
+        check(
+            "?part=nope&embed=1&origin=*",
+            true,
+            &["part=\"nope\"", "any site"],
+        );
     }
 }

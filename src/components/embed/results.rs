@@ -21,13 +21,13 @@ use crate::course::CourseContext;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use ttft_core::exercises::trace_exercise::{check_trace, LearnerAnswer};
-use ttft_core::exercises::config_choice::{check_config, WorkloadInput};
 use ttft_core::content::{ConfigExercise, Rubric, TraceExercise};
 use ttft_core::embed::origin::Origin;
 use ttft_core::embed::query::EmbedOptions;
-use ttft_core::rubric::RubricScore;
 use ttft_core::embed::xapi::{self, ActivityBase, Actor, Statement, StatementContext};
+use ttft_core::exercises::config_choice::{check_config, WorkloadInput};
+use ttft_core::exercises::trace_exercise::{check_trace, LearnerAnswer};
+use ttft_core::rubric::RubricScore;
 use ttft_latency::Micros;
 
 /// Where statements go and what they share, from context.
@@ -58,7 +58,12 @@ impl ResultsSink {
 
     /// A sink that posts nothing (a component mounted on its own).
     pub fn silent() -> ResultsSink {
-        ResultsSink { targets: Arc::new(Vec::new()), base: None, opened: Arc::new(AtomicU64::new(0)), interview: None }
+        ResultsSink {
+            targets: Arc::new(Vec::new()),
+            base: None,
+            opened: Arc::new(AtomicU64::new(0)),
+            interview: None,
+        }
     }
 
     /// True when statements would be posted.
@@ -80,14 +85,19 @@ impl ResultsSink {
             actor: Actor::HostFills,
             exercise_id: exercise_id.to_owned(),
             exercise_name: exercise_name.to_owned(),
-            timestamp: js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default(),
+            timestamp: js_sys::Date::new_0()
+                .to_iso_string()
+                .as_string()
+                .unwrap_or_default(),
             duration: Micros((elapsed_ms * 1_000.0) as i64),
         })
     }
 
     /// The learner checked the trace exercise with these answers.
     pub fn trace_checked(&self, exercise: &TraceExercise, answers: &[LearnerAnswer]) {
-        let Some(ctx) = self.context(&exercise.id, &exercise.title) else { return };
+        let Some(ctx) = self.context(&exercise.id, &exercise.title) else {
+            return;
+        };
         let check = check_trace(exercise, answers);
         let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
         self.post(&xapi::trace_check(&ctx, &check, &ids, answers));
@@ -97,7 +107,9 @@ impl ResultsSink {
     /// are every workload's inputs as last checked (an unchecked workload's
     /// are empty), so the statement scores the exercise as a whole.
     pub fn config_checked(&self, exercise: &ConfigExercise, inputs: &[WorkloadInput]) {
-        let Some(ctx) = self.context(&exercise.id, &exercise.title) else { return };
+        let Some(ctx) = self.context(&exercise.id, &exercise.title) else {
+            return;
+        };
         let checks = check_config(exercise, inputs);
         let ids: Vec<String> = exercise.workloads.iter().map(|w| w.id.clone()).collect();
         self.post(&xapi::config_check(&ctx, &checks, &ids, inputs));
@@ -105,19 +117,29 @@ impl ResultsSink {
 
     /// The learner saved a self-score for the interview question.
     pub fn score_saved(&self, score: &RubricScore, rubric: &Rubric) {
-        let Some((id, name)) = &self.interview else { return };
-        let Some(ctx) = self.context(id, name) else { return };
+        let Some((id, name)) = &self.interview else {
+            return;
+        };
+        let Some(ctx) = self.context(id, name) else {
+            return;
+        };
         self.post(&xapi::self_score(&ctx, score, rubric));
     }
 
     fn post(&self, statement: &Statement) {
-        let Some(window) = web_sys::window() else { return };
-        let Ok(Some(parent)) = window.parent() else { return };
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let Ok(Some(parent)) = window.parent() else {
+            return;
+        };
         if js_sys::Object::is(parent.as_ref(), window.as_ref()) {
             return;
         }
         let message = xapi::statement_message(statement);
-        let Ok(value) = js_sys::JSON::parse(&message.to_string()) else { return };
+        let Ok(value) = js_sys::JSON::parse(&message.to_string()) else {
+            return;
+        };
         for origin in self.targets.iter() {
             let _ = parent.post_message(&value, origin.as_str());
         }
@@ -134,6 +156,7 @@ fn now() -> f64 {
 /// event handler.
 pub fn use_results() -> ResultsSink {
     let mut sink = use_context::<ResultsSink>().unwrap_or_else(ResultsSink::silent);
-    sink.interview = use_context::<CourseContext>().map(|c| (c.0.interview.id.clone(), c.0.interview.title.clone()));
+    sink.interview = use_context::<CourseContext>()
+        .map(|c| (c.0.interview.id.clone(), c.0.interview.title.clone()));
     sink
 }

@@ -29,7 +29,12 @@ pub fn DropZone(
     let paste_error = RwSignal::new(None::<&'static str>);
 
     let picked = move |e: ev::Event| {
-        let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
+        let Some(input) = e
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        else {
+            return;
+        };
         if let Some(file) = input.files().and_then(|list| list.get(0)) {
             on_file.run(file);
         }
@@ -39,7 +44,11 @@ pub fn DropZone(
     let drop = move |e: DragEvent| {
         e.prevent_default();
         over.set(false);
-        if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|list| list.get(0)) {
+        if let Some(file) = e
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|list| list.get(0))
+        {
             on_file.run(file);
         }
     };
@@ -52,7 +61,10 @@ pub fn DropZone(
         paste_error.set(None);
         on_text.run(text);
     };
-    let formats = Format::ALL.iter().map(|f| view! { <li>{f.name()}</li> }).collect_view();
+    let formats = Format::ALL
+        .iter()
+        .map(|f| view! { <li>{f.name()}</li> })
+        .collect_view();
 
     view! {
         <section class="import-input" aria-labelledby="import-input-title">

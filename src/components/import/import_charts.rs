@@ -14,10 +14,11 @@
 use crate::components::chart_patterns::{ChartPatterns, Fill};
 use leptos::prelude::*;
 use std::sync::Arc;
+use ttft_import::report::{self, Standing};
+use ttft_import::tool_summary::Measure;
+use ttft_import::{Import, Piece};
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Micros, Share};
-use ttft_import::report::{self, Standing};
-use ttft_import::{Import, Piece};
 
 /// Requests drawn as stacked bars at most.
 pub const BARS: usize = 30;
@@ -32,7 +33,15 @@ const PLOT: f64 = 520.0;
 
 /// Where `value` falls on an axis of `0..=axis` drawn `length` long.
 fn along(value: Micros, axis: Micros, length: f64) -> f64 {
-    Share { part: value, whole: axis }.percent().unwrap_or(0.0).clamp(0.0, 100.0) * length / 100.0
+    Share {
+        part: value,
+        whole: axis,
+    }
+    .percent()
+    .unwrap_or(0.0)
+    .clamp(0.0, 100.0)
+        * length
+        / 100.0
 }
 
 /// The import charts' fill patterns, defined once for all three charts.
@@ -56,6 +65,9 @@ pub fn ImportCharts(
     /// The TTFT target.
     target: Signal<Micros>,
 ) -> impl IntoView {
+    // An unstreamed run's "first token" is its whole answer: every title,
+    // axis and column then says end-to-end.
+    let m = Measure::of(&import);
     let a = Arc::clone(&import);
     let b = Arc::clone(&import);
     let c = import;
@@ -63,28 +75,51 @@ pub fn ImportCharts(
         <section class="import-charts" aria-labelledby="import-charts-title">
             <h2 id="import-charts-title">"Charts"</h2>
             <svg class="chart-defs" aria-hidden="true" focusable="false" width="0" height="0">{PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit, Fill::Rest, Fill::Whole])}</svg>
-            {move || stacked(&a, target.get())}
-            {move || scatter(&b, target.get())}
-            {move || histogram(&c, target.get())}
+            {move || stacked(&a, target.get(), m)}
+            {move || scatter(&b, target.get(), m)}
+            {move || histogram(&c, target.get(), m)}
         </section>
     }
 }
 
-fn stacked(import: &Import, target: Micros) -> impl IntoView {
-    let with_ttft = import.requests.iter().filter(|r| report::first_token(r).is_some()).count();
+fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
+    let with_ttft = import
+        .requests
+        .iter()
+        .filter(|r| report::first_token(r).is_some())
+        .count();
     let (chosen, which) = if with_ttft <= BARS {
-        let all: Vec<usize> = (0..import.requests.len()).filter(|&i| import.requests.get(i).and_then(report::first_token).is_some()).collect();
-        (all, format!("all {with_ttft} requests with a first token, in file order"))
+        let all: Vec<usize> = (0..import.requests.len())
+            .filter(|&i| {
+                import
+                    .requests
+                    .get(i)
+                    .and_then(report::first_token)
+                    .is_some()
+            })
+            .collect();
+        (
+            all,
+            format!("all {with_ttft} requests with a first token, in file order"),
+        )
     } else {
         (
             report::slowest(&import.requests, BARS),
-            format!("the {BARS} slowest of {} requests with a first token, slowest first", group_thousands(with_ttft as u64)),
+            format!(
+                "the {BARS} slowest of {} requests with a first token, slowest first",
+                group_thousands(with_ttft as u64)
+            ),
         )
     };
     if chosen.is_empty() {
         return view! { <p>"No request has a first token, so there is nothing to draw per request."</p> }.into_any();
     }
-    let slowest = chosen.iter().filter_map(|&i| import.requests.get(i)).filter_map(report::first_token).max().unwrap_or(Micros::ZERO);
+    let slowest = chosen
+        .iter()
+        .filter_map(|&i| import.requests.get(i))
+        .filter_map(report::first_token)
+        .max()
+        .unwrap_or(Micros::ZERO);
     let axis = report::nice_ceiling(if slowest > target { slowest } else { target });
     let row_h = 20.0;
     let top = 28.0;
@@ -142,9 +177,12 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
         .collect_view();
     let tx = LEFT + along(target, axis, PLOT);
     let bottom = top + row_h * chosen.len() as f64;
-    let mut legend: Vec<(String, String)> = pieces_seen.iter().map(|p| (p.label().to_owned(), pattern(*p))).collect();
+    let mut legend: Vec<(String, String)> = pieces_seen
+        .iter()
+        .map(|p| (p.label().to_owned(), pattern(*p)))
+        .collect();
     if unsplit {
-        legend.push(("TTFT, not split".to_owned(), PATTERNS.url(Fill::Whole)));
+        legend.push((format!("{}, not split", m.label), PATTERNS.url(Fill::Whole)));
     }
     let legend_view = legend
         .into_iter()
@@ -158,9 +196,10 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
         })
         .collect_view();
     let desc = format!(
-        "Horizontal bars, one per request, for {which}. Each bar is the request's time to first token, divided into \
+        "Horizontal bars, one per request, for {which}. Each bar is the request's {}, divided into \
          its pieces. A vertical line marks the {target} target. The axis runs from 0 to {axis}. The numbers are in \
-         the table below the chart."
+         the table below the chart.",
+        m.title.to_lowercase()
     );
     let rows = table_rows
         .into_iter()
@@ -169,7 +208,7 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
     view! {
         <figure class="import-chart">
             <svg viewBox=format!("0 0 {WIDTH} {height:.0}") role="img" aria-labelledby="imp-bars-title imp-bars-desc" focusable="false">
-                <title id="imp-bars-title">"Time to first token per request, by piece"</title>
+                <title id="imp-bars-title">{format!("{} per request, by piece", m.title)}</title>
                 <desc id="imp-bars-desc">{desc}</desc>
                 <text x=LEFT.to_string() y="14" class="chart-axis">"0"</text>
                 <text x=format!("{}", LEFT + PLOT) y="14" class="chart-axis" text-anchor="end">{axis.to_string()}</text>
@@ -180,12 +219,12 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
                 </text>
                 {legend_view}
             </svg>
-            <figcaption>{format!("Each request's TTFT split into the pieces the file records: {which}.")}</figcaption>
+            <figcaption>{format!("Each request's {} split into the pieces the file records: {which}.", m.name)}</figcaption>
             <details>
                 <summary>"The numbers in this chart"</summary>
                 <div class="table-scroll" role="region" aria-label="Numbers of the per-request chart" tabindex="0">
                     <table>
-                        <thead><tr><th scope="col">"Request"</th><th scope="col">"Pieces"</th><th scope="col" class="num">"TTFT"</th></tr></thead>
+                        <thead><tr><th scope="col">"Request"</th><th scope="col">"Pieces"</th><th scope="col" class="num">{m.label}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
@@ -195,20 +234,31 @@ fn stacked(import: &Import, target: Micros) -> impl IntoView {
     .into_any()
 }
 
-fn scatter(import: &Import, target: Micros) -> impl IntoView {
+fn scatter(import: &Import, target: Micros, m: Measure) -> impl IntoView {
     let both: Vec<usize> = (0..import.requests.len())
-        .filter(|&i| import.requests.get(i).is_some_and(|r| r.prompt_tokens.is_some() && report::first_token(r).is_some()))
+        .filter(|&i| {
+            import
+                .requests
+                .get(i)
+                .is_some_and(|r| r.prompt_tokens.is_some() && report::first_token(r).is_some())
+        })
         .collect();
     if both.is_empty() {
         return view! {
             <p class="chart-missing">
-                "TTFT against prompt tokens cannot be drawn: no request in this file states both its prompt tokens \
-                 and its TTFT."
+                {format!(
+                    "{} against prompt tokens cannot be drawn: no request in this file states both its prompt tokens \
+                     and its {}.",
+                    m.label, m.name
+                )}
             </p>
         }
         .into_any();
     }
-    let picked: Vec<usize> = report::spread(both.len(), POINTS).into_iter().filter_map(|k| both.get(k).copied()).collect();
+    let picked: Vec<usize> = report::spread(both.len(), POINTS)
+        .into_iter()
+        .filter_map(|k| both.get(k).copied())
+        .collect();
     let points: Vec<(u64, Micros, bool)> = picked
         .iter()
         .filter_map(|&i| import.requests.get(i))
@@ -239,23 +289,29 @@ fn scatter(import: &Import, target: Micros) -> impl IntoView {
     let over = points.iter().filter(|p| p.2).count();
     let sampled = if both.len() > POINTS {
         format!(
-            "{} of the {} requests that state both prompt tokens and TTFT, spread evenly through the file",
+            "{} of the {} requests that state both prompt tokens and {}, spread evenly through the file",
             group_thousands(points.len() as u64),
-            group_thousands(both.len() as u64)
+            group_thousands(both.len() as u64),
+            m.name
         )
     } else {
-        format!("all {} requests that state both prompt tokens and TTFT", group_thousands(both.len() as u64))
+        format!(
+            "all {} requests that state both prompt tokens and {}",
+            group_thousands(both.len() as u64),
+            m.name
+        )
     };
     let summary = format!(
-        "Shown: {sampled}. Prompts run up to {} tokens and TTFT up to {max_ttft}; {} of the points shown are over the \
+        "Shown: {sampled}. Prompts run up to {} tokens and {} up to {max_ttft}; {} of the points shown are over the \
          {target} target (drawn as squares; the others are circles).",
         group_thousands(max_tokens),
+        m.name,
         group_thousands(over as u64)
     );
     view! {
         <figure class="import-chart">
             <svg viewBox=format!("0 0 {WIDTH} 300") role="img" aria-labelledby="imp-scatter-title imp-scatter-desc" focusable="false">
-                <title id="imp-scatter-title">"Time to first token against prompt tokens"</title>
+                <title id="imp-scatter-title">{format!("{} against prompt tokens", m.title)}</title>
                 <desc id="imp-scatter-desc">{summary.clone()}</desc>
                 <line x1=LEFT.to_string() x2=LEFT.to_string() y1=plot_top.to_string() y2=base.to_string() class="chart-rule" />
                 <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
@@ -266,7 +322,7 @@ fn scatter(import: &Import, target: Micros) -> impl IntoView {
                     {format!("{} prompt tokens", group_thousands(x_axis.unsigned_abs()))}
                 </text>
                 <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">"prompt tokens \u{2192}"</text>
-                <text x="8" y=format!("{}", plot_top + 120.0) class="chart-label">"TTFT \u{2191}"</text>
+                <text x="8" y=format!("{}", plot_top + 120.0) class="chart-label">{format!("{} \u{2191}", m.label)}</text>
                 {dots}
                 <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=format!("{ty:.1}") y2=format!("{ty:.1}") class="target-line" />
                 <text x=format!("{}", LEFT + PLOT) y=format!("{:.1}", ty - 4.0) class="chart-label" text-anchor="end">{format!("target {target}")}</text>
@@ -282,9 +338,9 @@ fn scatter(import: &Import, target: Micros) -> impl IntoView {
     .into_any()
 }
 
-fn histogram(import: &Import, target: Micros) -> impl IntoView {
+fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
     let Some(h) = report::histogram(&import.requests, BINS, target) else {
-        return view! { <p class="chart-missing">"No request has a first token, so TTFT has no distribution to draw."</p> }.into_any();
+        return view! { <p class="chart-missing">{format!("No request has a first token, so {} has no distribution to draw.", m.name)}</p> }.into_any();
     };
     let axis = h.bins.last().map(|b| b.to).unwrap_or(Micros::from_ms(1));
     let (plot_top, plot_h) = (16.0, 200.0);
@@ -302,12 +358,17 @@ fn histogram(import: &Import, target: Micros) -> impl IntoView {
         })
         .collect_view();
     let tx = LEFT + along(target, axis, PLOT);
-    let width = h.bins.first().map(|b| b.to - b.from).unwrap_or(Micros::ZERO);
+    let width = h
+        .bins
+        .first()
+        .map(|b| b.to - b.from)
+        .unwrap_or(Micros::ZERO);
     let desc = format!(
-        "A histogram of {} requests' time to first token in bins {width} wide, from 0 to {axis}. The tallest bin \
+        "A histogram of {} requests' {} in bins {width} wide, from 0 to {axis}. The tallest bin \
          holds {} requests. Bins wholly over the {target} target are hatched; the others are solid. The counts are \
          in the table below the chart.",
         group_thousands(h.total as u64),
+        m.title.to_lowercase(),
         group_thousands(h.tallest as u64)
     );
     let rows = h
@@ -324,11 +385,16 @@ fn histogram(import: &Import, target: Micros) -> impl IntoView {
             }
         })
         .collect_view();
-    let negative = (h.negative > 0).then(|| format!(" {} requests with a negative TTFT (a faulty source) are not drawn.", h.negative));
+    let negative = (h.negative > 0).then(|| {
+        format!(
+            " {} requests with a negative {} (a faulty source) are not drawn.",
+            h.negative, m.name
+        )
+    });
     view! {
         <figure class="import-chart">
             <svg viewBox=format!("0 0 {WIDTH} 260") role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
-                <title id="imp-hist-title">"Distribution of time to first token"</title>
+                <title id="imp-hist-title">{format!("Distribution of {}", m.title.to_lowercase())}</title>
                 <desc id="imp-hist-desc">{desc}</desc>
                 <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
                 <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">
@@ -340,17 +406,17 @@ fn histogram(import: &Import, target: Micros) -> impl IntoView {
                 <text x=format!("{tx:.1}") y=format!("{}", plot_top - 4.0) class="chart-label" text-anchor="middle">{format!("target {target}")}</text>
                 <text x=LEFT.to_string() y=format!("{}", base + 16.0) class="chart-axis">"0 ms"</text>
                 <text x=format!("{}", LEFT + PLOT) y=format!("{}", base + 16.0) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
-                <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">"TTFT \u{2192}"</text>
+                <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">{format!("{} \u{2192}", m.label)}</text>
             </svg>
             <figcaption>
-                {format!("How many requests had each TTFT, in bins {width} wide; hatched bins are over the target.")}
+                {format!("How many requests had each {}, in bins {width} wide; hatched bins are over the target.", m.name)}
                 {negative}
             </figcaption>
             <details>
                 <summary>"The counts in this chart"</summary>
-                <div class="table-scroll" role="region" aria-label="Counts of the TTFT histogram" tabindex="0">
+                <div class="table-scroll" role="region" aria-label=format!("Counts of the {} histogram", m.name) tabindex="0">
                     <table>
-                        <thead><tr><th scope="col">"TTFT from, to"</th><th scope="col" class="num">"Requests"</th><th scope="col">"Against the target"</th></tr></thead>
+                        <thead><tr><th scope="col">{format!("{} from, to", m.label)}</th><th scope="col" class="num">"Requests"</th><th scope="col">"Against the target"</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>

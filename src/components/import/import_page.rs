@@ -20,9 +20,9 @@ use super::slices::{download, read_file, ReadEnd, Step};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
+use ttft_import::{export, import, report, tool_summary, Import, UnknownFormat};
 use ttft_latency::time::group_thousands;
 use ttft_latency::{parse_ms, Convention, Micros, MsError};
-use ttft_import::{export, import, report, tool_summary, Import, UnknownFormat};
 use web_sys::File;
 
 /// The course's example trace, embedded so it needs no fetch.
@@ -38,12 +38,30 @@ pub const DEFAULT_TARGET_MS: i64 = 1_000;
 #[derive(Clone, Debug, PartialEq)]
 enum Stage {
     Idle,
-    Reading { name: String, read: u64, total: u64, requests: usize, problems: usize },
-    Parsing { name: String },
-    Cancelled { name: String },
-    Unknown { name: String, error: UnknownFormat },
-    Failed { name: String, reason: String },
-    Done { name: String },
+    Reading {
+        name: String,
+        read: u64,
+        total: u64,
+        requests: usize,
+        problems: usize,
+    },
+    Parsing {
+        name: String,
+    },
+    Cancelled {
+        name: String,
+    },
+    Unknown {
+        name: String,
+        error: UnknownFormat,
+    },
+    Failed {
+        name: String,
+        reason: String,
+    },
+    Done {
+        name: String,
+    },
 }
 
 /// "12.3 MB": a byte count for the progress line.
@@ -56,8 +74,12 @@ fn parse_target(text: &str) -> Result<Micros, &'static str> {
     match parse_ms(&text.replace(',', "")) {
         Ok(t) if t > Micros::ZERO => Ok(t),
         Ok(_) => Err("The target must be more than 0 ms."),
-        Err(MsError::NotANumber) => Err("Type the target as a number of milliseconds, such as 1000."),
-        Err(MsError::TooLarge) => Err("The target is too large to be a time; type a number of milliseconds, such as 1000."),
+        Err(MsError::NotANumber) => {
+            Err("Type the target as a number of milliseconds, such as 1000.")
+        }
+        Err(MsError::TooLarge) => Err(
+            "The target is too large to be a time; type a number of milliseconds, such as 1000.",
+        ),
     }
 }
 
@@ -91,7 +113,13 @@ pub fn ImportPage() -> impl IntoView {
         let mine = begin();
         let name = file.name();
         loaded.set(None);
-        stage.set(Stage::Reading { name: name.clone(), read: 0, total: file.size() as u64, requests: 0, problems: 0 });
+        stage.set(Stage::Reading {
+            name: name.clone(),
+            read: 0,
+            total: file.size() as u64,
+            requests: 0,
+            problems: 0,
+        });
         let total = file.size() as u64;
         spawn_local(async move {
             let current = move || run.try_get_value() == Some(mine);
@@ -108,7 +136,9 @@ pub fn ImportPage() -> impl IntoView {
                         requests: progress.requests,
                         problems: progress.problems,
                     },
-                    Step::Parsing => Stage::Parsing { name: report_name.clone() },
+                    Step::Parsing => Stage::Parsing {
+                        name: report_name.clone(),
+                    },
                 });
             })
             .await;
@@ -141,7 +171,8 @@ pub fn ImportPage() -> impl IntoView {
         stage.set(Stage::Cancelled { name });
     };
 
-    let status = move || match stage.get() {
+    let status = move || {
+        match stage.get() {
         Stage::Idle => view! { <p>"No trace loaded yet."</p> }.into_any(),
         Stage::Reading { name, read, total, requests, problems } => view! {
             <p>{format!("Reading {name}\u{2026}")}</p>
@@ -180,6 +211,7 @@ pub fn ImportPage() -> impl IntoView {
         }
         .into_any(),
         Stage::Done { name } => view! { <p>{format!("Imported {name}.")}</p> }.into_any(),
+    }
     };
 
     let on_target = move |e| {

@@ -10,13 +10,17 @@
 
 use leptos::prelude::*;
 use std::sync::Arc;
+use ttft_import::Import;
+use ttft_import::{report, tool_summary};
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Convention, Micros, Outcome, Percentiles};
-use ttft_import::{report, tool_summary};
-use ttft_import::Import;
 
 fn row(name: String, p: &Percentiles) -> impl IntoView {
-    let cells = p.values().into_iter().map(|v| view! { <td class="num">{v.value.to_string()}</td> }).collect_view();
+    let cells = p
+        .values()
+        .into_iter()
+        .map(|v| view! { <td class="num">{v.value.to_string()}</td> })
+        .collect_view();
     view! {
         <tr>
             <th scope="row">{name}</th>
@@ -59,7 +63,11 @@ pub fn ImportSummary(
         }
     };
     let unstreamed = tool_summary::unstreamed(&import);
-    let first_row = if unstreamed { "End-to-end (the file's TTFT)" } else { "TTFT" };
+    let first_row = if unstreamed {
+        "End-to-end (the file's TTFT)"
+    } else {
+        "TTFT"
+    };
     let tool_figures = {
         let import = Arc::clone(&import);
         move || {
@@ -109,10 +117,17 @@ pub fn ImportSummary(
         let Some(ttft) = s.ttft.as_ref() else {
             return view! { <p>"No request has a first token, so there are no latency percentiles."</p> }.into_any();
         };
-        let piece_rows = pieces.get().into_iter().map(|p| row(p.piece.label().to_owned(), &p.percentiles)).collect_view();
+        let piece_rows = pieces
+            .get()
+            .into_iter()
+            .map(|p| row(p.piece.label().to_owned(), &p.percentiles))
+            .collect_view();
         let warnings: Vec<String> = ttft.warnings().iter().map(|w| w.to_string()).collect();
         let warn = (!warnings.is_empty()).then(|| {
-            let items = warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view();
+            let items = warnings
+                .into_iter()
+                .map(|w| view! { <li>{w}</li> })
+                .collect_view();
             view! {
                 <div class="notice notice-info" role="note">
                     <p><strong>"Small sample. "</strong>"Read the tail percentiles with care:"</p>
@@ -217,7 +232,12 @@ pub fn ImportSummary(
                 }
                 .into_any();
             }
-            let get = |c: &report::LargestCounts, p| c.single.iter().find(|(q, _)| *q == p).map_or(0, |(_, n)| *n);
+            let get = |c: &report::LargestCounts, p| {
+                c.single
+                    .iter()
+                    .find(|(q, _)| *q == p)
+                    .map_or(0, |(_, n)| *n)
+            };
             let rows = all
                 .single
                 .iter()
@@ -265,7 +285,10 @@ pub fn ImportSummary(
         let import = Arc::clone(&import);
         move || {
             let s = summary.get();
-            report::reading(&import, &s).into_iter().map(|line| view! { <p>{line}</p> }).collect_view()
+            report::reading(&import, &s)
+                .into_iter()
+                .map(|line| view! { <p>{line}</p> })
+                .collect_view()
         }
     };
 

@@ -10,10 +10,11 @@
 
 use leptos::prelude::*;
 use std::sync::Arc;
+use ttft_import::report::{self, Column, Standing};
+use ttft_import::tool_summary::Measure;
+use ttft_import::{Clock, Import, ImportedRequest, PrefillConvention};
 use ttft_latency::time::group_thousands;
 use ttft_latency::Micros;
-use ttft_import::report::{self, Column, Standing};
-use ttft_import::{Clock, Import, ImportedRequest, PrefillConvention};
 
 /// Rows on one page of the table.
 pub const PAGE_ROWS: usize = 50;
@@ -25,19 +26,29 @@ struct Shown {
     emit: bool,
     prefill: Option<PrefillConvention>,
     clock: Option<Clock>,
+    measure: Measure,
 }
 
 impl Shown {
     fn of(import: &Import) -> Shown {
         let c = import.capability();
-        Shown { split: c.splits_queue, emit: c.separates_emit, prefill: c.prefill, clock: c.clock }
+        Shown {
+            split: c.splits_queue,
+            emit: c.separates_emit,
+            prefill: c.prefill,
+            clock: c.clock,
+            measure: Measure::of(import),
+        }
     }
 
     fn columns(self) -> Vec<Column> {
         Column::ALL
             .into_iter()
             .filter(|c| match c {
-                Column::QueueWait | Column::Prefill | Column::Unattributed | Column::LargestShare => self.split,
+                Column::QueueWait
+                | Column::Prefill
+                | Column::Unattributed
+                | Column::LargestShare => self.split,
                 Column::Emit => self.split && self.emit,
                 _ => true,
             })
@@ -56,9 +67,10 @@ impl Shown {
             },
             Column::Emit => "Emit".into(),
             Column::Unattributed => "Unattributed remainder".into(),
-            Column::Ttft => match self.clock {
-                Some(Clock::Client) => "TTFT (client clock: includes the network)".into(),
-                _ => "TTFT (server clock)".into(),
+            Column::Ttft => match (self.measure == Measure::END_TO_END, self.clock) {
+                (true, _) => "End-to-end (the file's TTFT; not streamed)".into(),
+                (false, Some(Clock::Client)) => "TTFT (client clock: includes the network)".into(),
+                (false, _) => "TTFT (server clock)".into(),
             },
             Column::LargestShare => "Largest delay and its share".into(),
             Column::OutputRate => "Output rate after the first token".into(),
@@ -86,13 +98,17 @@ fn cell(r: &ImportedRequest, column: Column, target: Micros) -> String {
         Column::Prefill => time(b.prefill.map(|p| p.duration)),
         Column::Emit => time(b.emit),
         Column::Unattributed => time(b.unattributed),
-        Column::Ttft => report::first_token(r).map_or_else(|| "no first token".to_owned(), |t| t.to_string()),
+        Column::Ttft => {
+            report::first_token(r).map_or_else(|| "no first token".to_owned(), |t| t.to_string())
+        }
         Column::LargestShare => match report::largest_share(r) {
             Some((largest, share)) => format!("{largest}, {share}"),
             None if report::first_token(r).is_some() => "not split".to_owned(),
             None => "no first token".to_owned(),
         },
-        Column::OutputRate => r.output_rate().map_or_else(|| "not stated".to_owned(), |x| format!("{x:.1} tokens/s")),
+        Column::OutputRate => r
+            .output_rate()
+            .map_or_else(|| "not stated".to_owned(), |x| format!("{x:.1} tokens/s")),
         Column::Outcome => match &r.error {
             Some(e) => format!("{}: {e}", r.outcome.label()),
             None => r.outcome.label().to_owned(),
@@ -108,7 +124,10 @@ fn cell(r: &ImportedRequest, column: Column, target: Micros) -> String {
 }
 
 fn is_number(column: Column) -> bool {
-    !matches!(column, Column::Id | Column::LargestShare | Column::Outcome | Column::Standing)
+    !matches!(
+        column,
+        Column::Id | Column::LargestShare | Column::Outcome | Column::Standing
+    )
 }
 
 /// The table of requests.
@@ -129,7 +148,11 @@ pub fn ResultsTable(
         Memo::new(move |_| {
             let (column, descending) = sort.get();
             // The target only matters to the standing column.
-            let t = if column == Column::Standing { target.get() } else { Micros::ZERO };
+            let t = if column == Column::Standing {
+                target.get()
+            } else {
+                Micros::ZERO
+            };
             report::order(&import.requests, column, descending, t)
         })
     };
@@ -145,7 +168,13 @@ pub fn ResultsTable(
                 _ => "none",
             };
             let click = move |_| {
-                sort.update(|s| *s = if s.0 == column { (column, !s.1) } else { (column, false) });
+                sort.update(|s| {
+                    *s = if s.0 == column {
+                        (column, !s.1)
+                    } else {
+                        (column, false)
+                    }
+                });
                 page.set(0);
             };
             let class = if is_number(column) { "num" } else { "" };

@@ -65,14 +65,22 @@ pub async fn yield_to_browser() {
 
 fn describe(e: &JsValue) -> String {
     e.as_string()
-        .or_else(|| js_sys::Reflect::get(e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()))
+        .or_else(|| {
+            js_sys::Reflect::get(e, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+        })
         .unwrap_or_else(|| "the browser gave no reason".to_owned())
 }
 
 /// Reads `file` slice by slice into an importer. `still_current` is asked
 /// after every await; once it says no, the read stops and drops its work.
 /// `report` is told how far it has got after each slice.
-pub async fn read_file(file: File, still_current: impl Fn() -> bool, report: impl Fn(Step)) -> ReadEnd {
+pub async fn read_file(
+    file: File,
+    still_current: impl Fn() -> bool,
+    report: impl Fn(Step),
+) -> ReadEnd {
     let total = file.size();
     let Ok(decoder) = TextDecoder::new_with_label("utf-8") else {
         return ReadEnd::Failed("this browser has no UTF-8 text decoder".to_owned());
@@ -95,7 +103,9 @@ pub async fn read_file(file: File, still_current: impl Fn() -> bool, report: imp
         if !still_current() {
             return ReadEnd::Cancelled;
         }
-        let text = match decoder.decode_with_buffer_source_and_options(&js_sys::Object::from(buffer), &stream) {
+        let text = match decoder
+            .decode_with_buffer_source_and_options(&js_sys::Object::from(buffer), &stream)
+        {
             Ok(t) => t,
             Err(e) => return ReadEnd::Failed(describe(&e)),
         };
@@ -108,7 +118,10 @@ pub async fn read_file(file: File, still_current: impl Fn() -> bool, report: imp
             },
         };
         current.feed(&text);
-        report(Step::Reading { read: offset as u64, progress: current.progress() });
+        report(Step::Reading {
+            read: offset as u64,
+            progress: current.progress(),
+        });
         slices += 1;
         if slices % YIELD_EVERY == 0 {
             yield_to_browser().await;
@@ -145,7 +158,8 @@ pub fn download(text: &str, name: &str, mime: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|e| describe(&e))?;
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| describe(&e))?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| describe(&e))?;
     let link = document().create_element("a").map_err(|e| describe(&e))?;
     let _ = link.set_attribute("href", &url);
@@ -158,6 +172,11 @@ pub fn download(text: &str, name: &str, mime: &str) -> Result<(), String> {
         link.remove();
     }
     // Revoke after the click has started the download.
-    set_timeout(move || { let _ = web_sys::Url::revoke_object_url(&url); }, std::time::Duration::from_secs(10));
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(10),
+    );
     Ok(())
 }

@@ -21,10 +21,11 @@ use crate::learner_state::choice_work::ChoiceWork;
 use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
-use ttft_core::exercises::config_choice::{
-    check_workload, plan, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput, WorkloadPlan,
-};
 use ttft_core::content::{ConfigExercise, ServingConfig, Workload, WorkloadNeed};
+use ttft_core::exercises::config_choice::{
+    check_workload, plan, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput,
+    WorkloadPlan,
+};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
 use ttft_latency::Micros;
@@ -65,18 +66,31 @@ struct Message {
 
 impl Message {
     fn new(kind: &'static str, head: impl Into<String>, body: impl Into<String>) -> Message {
-        Message { kind, head: head.into(), body: body.into(), invalid: kind == "wrong" }
+        Message {
+            kind,
+            head: head.into(),
+            body: body.into(),
+            invalid: kind == "wrong",
+        }
     }
 }
 
 fn number_message(v: &NumberVerdict, how: &str) -> Message {
     match v {
         NumberVerdict::Correct => Message::new("correct", "Correct.", ""),
-        NumberVerdict::Close => Message::new("close", "Close.", "Nearly there; check your arithmetic and rounding."),
-        NumberVerdict::WrongUnit { slip } => Message::new("wrong", "Wrong unit:", format!("{}.", slip.describe())),
+        NumberVerdict::Close => Message::new(
+            "close",
+            "Close.",
+            "Nearly there; check your arithmetic and rounding.",
+        ),
+        NumberVerdict::WrongUnit { slip } => {
+            Message::new("wrong", "Wrong unit:", format!("{}.", slip.describe()))
+        }
         NumberVerdict::Wrong { .. } => Message::new("wrong", "Wrong.", how),
         NumberVerdict::Missing => Message::new("missing", "Not answered.", ""),
-        NumberVerdict::Unreadable { error } => Message::new("wrong", "Cannot be read:", format!("{error}.")),
+        NumberVerdict::Unreadable { error } => {
+            Message::new("wrong", "Cannot be read:", format!("{error}."))
+        }
     }
 }
 
@@ -91,36 +105,56 @@ fn fit_message(v: FitVerdict, how: &str) -> Message {
 /// The message for `field` from a check, or `None` when the field has
 /// nothing to say (an evidence option that was rightly left unticked).
 fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
-    let find = |list: &[(String, NumberVerdict)], c: &str| list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone());
-    let find_fit = |list: &[(String, FitVerdict)], c: &str| list.iter().find(|(id, _)| id == c).map(|(_, v)| *v);
+    let find = |list: &[(String, NumberVerdict)], c: &str| {
+        list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone())
+    };
+    let find_fit = |list: &[(String, FitVerdict)], c: &str| {
+        list.iter().find(|(id, _)| id == c).map(|(_, v)| *v)
+    };
     match field {
         Field::Choice => Some(match &check.choice {
             ChoiceVerdict::Correct => Message::new("correct", "Correct.", ""),
-            ChoiceVerdict::Conditional { condition } => {
-                Message::new("close", "Acceptable only under a condition:", format!("{condition}."))
-            }
+            ChoiceVerdict::Conditional { condition } => Message::new(
+                "close",
+                "Acceptable only under a condition:",
+                format!("{condition}."),
+            ),
             ChoiceVerdict::Wrong { reason } => Message::new("wrong", "Wrong.", reason.clone()),
             ChoiceVerdict::Missing => Message::new("missing", "Not answered.", ""),
         }),
         Field::Total => {
             let n = check.numbers.as_ref()?;
-            Some(number_message(&n.total_tokens, "Multiply the items by the output tokens per item."))
+            Some(number_message(
+                &n.total_tokens,
+                "Multiply the items by the output tokens per item.",
+            ))
         }
         Field::Seconds(c) => {
             let v = find(&check.numbers.as_ref()?.seconds, c)?;
-            Some(number_message(&v, "Divide the total tokens by this configuration's throughput."))
+            Some(number_message(
+                &v,
+                "Divide the total tokens by this configuration's throughput.",
+            ))
         }
         Field::Fits(c) => {
             let v = find_fit(&check.numbers.as_ref()?.fits, c)?;
-            Some(fit_message(v, "Compare the time to finish with the window, both in seconds."))
+            Some(fit_message(
+                v,
+                "Compare the time to finish with the window, both in seconds.",
+            ))
         }
         Field::Late(c) => {
             let v = find(&check.interactive.as_ref()?.late, c)?;
-            Some(number_message(&v, "Read this configuration's share of first tokens later than 1 s from the table."))
+            Some(number_message(
+                &v,
+                "Read this configuration's share of first tokens later than 1 s from the table.",
+            ))
         }
         Field::Evidence(id) => {
             let e = &check.evidence;
-            let hit = |list: &[ttft_core::exercises::config_choice::EvidenceNote]| list.iter().find(|n| &n.id == id).map(|n| n.why.clone());
+            let hit = |list: &[ttft_core::exercises::config_choice::EvidenceNote]| {
+                list.iter().find(|n| &n.id == id).map(|n| n.why.clone())
+            };
             // Only ticked options get a verdict: naming the needed ones the
             // learner left unticked would give the answer away before the
             // reveal. The summary says how many are still needed.
@@ -137,8 +171,15 @@ fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
 /// yes/no pair like `Fits`.
 fn meets_message(check: &WorkloadCheck, config: &str) -> Option<Message> {
     let n = check.interactive.as_ref()?;
-    let v = n.meets.iter().find(|(id, _)| id == config).map(|(_, v)| *v)?;
-    Some(fit_message(v, "Compare this configuration's p95 TTFT with the target."))
+    let v = n
+        .meets
+        .iter()
+        .find(|(id, _)| id == config)
+        .map(|(_, v)| *v)?;
+    Some(fit_message(
+        v,
+        "Compare this configuration's p95 TTFT with the target.",
+    ))
 }
 
 /// The configuration choice part.
@@ -228,7 +269,8 @@ fn workload_form(
     let result = {
         let exercise = Arc::clone(&exercise);
         Memo::new(move |_| {
-            work.with(|w| w.checked_input(index)).and_then(|input| check_workload(&exercise, index, &input)?.ok())
+            work.with(|w| w.checked_input(index))
+                .and_then(|input| check_workload(&exercise, index, &input)?.ok())
         })
     };
     // A field's message: its verdict at the last check, or a note that it
@@ -237,7 +279,11 @@ fn workload_form(
         Memo::new(move |_| {
             let then = work.with(|w| w.checked_input(index))?;
             if field.value(&then) != work.with(|w| field.value(&w.input(index))) {
-                return Some(Message::new("stale", "Changed since your last check.", "Check again to see how it does."));
+                return Some(Message::new(
+                    "stale",
+                    "Changed since your last check.",
+                    "Check again to see how it does.",
+                ));
             }
             result.with(|r| r.as_ref().and_then(|c| message_for(&field, c)))
         })
@@ -293,7 +339,11 @@ fn workload_form(
     // A text field bound to one string in the input.
     let text_field = {
         let edit = edit.clone();
-        move |id: String, label: String, field: Field, set: fn(&mut WorkloadInput, &str, String), key: String| {
+        move |id: String,
+              label: String,
+              field: Field,
+              set: fn(&mut WorkloadInput, &str, String),
+              key: String| {
             let m = message(field.clone());
             let msg_id = format!("{id}-msg");
             let edit = edit.clone();
@@ -354,7 +404,9 @@ fn workload_form(
                     );
                     let current = {
                         let cid = cid.clone();
-                        Signal::derive(move || work.with(|w| w.input(index).fits.get(&cid).copied()))
+                        Signal::derive(move || {
+                            work.with(|w| w.input(index).fits.get(&cid).copied())
+                        })
                     };
                     let fits = yes_no(
                         format!("Does Config {} fit the {window} window?", c.id),
@@ -385,7 +437,9 @@ fn workload_form(
                     let cid = c.id.clone();
                     let current = {
                         let cid = cid.clone();
-                        Signal::derive(move || work.with(|w| w.input(index).fits.get(&cid).copied()))
+                        Signal::derive(move || {
+                            work.with(|w| w.input(index).fits.get(&cid).copied())
+                        })
                     };
                     let meets_m = Memo::new({
                         let cid = cid.clone();
@@ -488,7 +542,11 @@ fn workload_form(
         let exercise = Arc::clone(&exercise);
         move |_| {
             let _ = stored.update(|w| w.check(index, now_ms()));
-            let checked = work.with_untracked(|w| (0..exercise.workloads.len()).map(|i| w.checked_input(i).unwrap_or_default()).collect::<Vec<_>>());
+            let checked = work.with_untracked(|w| {
+                (0..exercise.workloads.len())
+                    .map(|i| w.checked_input(i).unwrap_or_default())
+                    .collect::<Vec<_>>()
+            });
             results.config_checked(&exercise, &checked);
         }
     };
@@ -504,7 +562,11 @@ fn workload_form(
     };
     let status = move || {
         let attempts = work.with(|w| w.attempts(index));
-        result.with(|r| r.as_ref().map(|c| format!("Check {attempts}: {}.", c.summary())).unwrap_or_default())
+        result.with(|r| {
+            r.as_ref()
+                .map(|c| format!("Check {attempts}: {}.", c.summary()))
+                .unwrap_or_default()
+        })
     };
     let reveal_id = format!("{wid}-reveal");
     let title_id = format!("{wid}-title");
@@ -615,20 +677,38 @@ type Measure = (&'static str, fn(&ServingConfig) -> String);
 
 const MEASURES: [Measure; 7] = [
     ("Weights", |c| c.weights.clone()),
-    ("Maximum sequences per batch", |c| group_thousands(u64::from(c.max_sequences_per_batch))),
-    ("Output throughput, all requests", |c| format!("{} tokens/s", group_thousands(c.throughput_tps))),
-    ("p95 server TTFT", |c| Micros::from_ms(c.p95_ttft_ms).to_string()),
-    ("Requests whose first token missed 1 s", |c| format!("{}%", format_tenths(c.late_first_token_tenths))),
-    ("Requests failed or rejected", |c| format!("{}%", format_tenths(c.failed_or_rejected_tenths))),
-    ("Quality checks on platform tasks", |c| c.quality_note.clone()),
+    ("Maximum sequences per batch", |c| {
+        group_thousands(u64::from(c.max_sequences_per_batch))
+    }),
+    ("Output throughput, all requests", |c| {
+        format!("{} tokens/s", group_thousands(c.throughput_tps))
+    }),
+    ("p95 server TTFT", |c| {
+        Micros::from_ms(c.p95_ttft_ms).to_string()
+    }),
+    ("Requests whose first token missed 1 s", |c| {
+        format!("{}%", format_tenths(c.late_first_token_tenths))
+    }),
+    ("Requests failed or rejected", |c| {
+        format!("{}%", format_tenths(c.failed_or_rejected_tenths))
+    }),
+    ("Quality checks on platform tasks", |c| {
+        c.quality_note.clone()
+    }),
 ];
 
 fn configs_table(configs: &[ServingConfig]) -> impl IntoView {
-    let head = configs.iter().map(|c| view! { <th scope="col">{format!("Config {}", c.id)}</th> }).collect_view();
+    let head = configs
+        .iter()
+        .map(|c| view! { <th scope="col">{format!("Config {}", c.id)}</th> })
+        .collect_view();
     let body = MEASURES
         .iter()
         .map(|(name, value)| {
-            let cells = configs.iter().map(|c| view! { <td>{value(c)}</td> }).collect_view();
+            let cells = configs
+                .iter()
+                .map(|c| view! { <td>{value(c)}</td> })
+                .collect_view();
             view! { <tr><th scope="row">{*name}</th>{cells}</tr> }
         })
         .collect_view();

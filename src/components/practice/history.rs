@@ -50,7 +50,9 @@ impl Default for HistoryStatus {
 impl HistoryStatus {
     /// An empty status line.
     pub fn new() -> HistoryStatus {
-        HistoryStatus { line: RwSignal::new(StatusLine::default()) }
+        HistoryStatus {
+            line: RwSignal::new(StatusLine::default()),
+        }
     }
 
     /// Announces `text`; any Undo on offer goes away. Does nothing once the
@@ -68,7 +70,11 @@ impl HistoryStatus {
     fn offer_undo(&self, text: String, entries: Vec<Entry>) {
         let line = self.line;
         let serial = line.with_untracked(|l| l.serial) + 1;
-        line.set(StatusLine { text, undo: Some(entries), serial });
+        line.set(StatusLine {
+            text,
+            undo: Some(entries),
+            serial,
+        });
         set_timeout(
             move || {
                 if line.try_with_untracked(|l| l.serial == serial) == Some(true) {
@@ -128,7 +134,10 @@ fn today_filename() -> String {
 /// Offers `json` as a file download named `filename`.
 pub(crate) fn download(filename: &str, json: &str) -> Result<(), String> {
     use wasm_bindgen::JsCast;
-    let why = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| "the browser refused".into());
+    let why = |e: wasm_bindgen::JsValue| {
+        e.as_string()
+            .unwrap_or_else(|| "the browser refused".into())
+    };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(json));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("application/json");
@@ -139,7 +148,12 @@ pub(crate) fn download(filename: &str, json: &str) -> Result<(), String> {
     link.set_attribute("download", filename).map_err(why)?;
     let link: web_sys::HtmlElement = link.dyn_into().map_err(|_| "no link element".to_owned())?;
     link.click();
-    set_timeout(move || { let _ = web_sys::Url::revoke_object_url(&url); }, Duration::from_secs(2));
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        Duration::from_secs(2),
+    );
     Ok(())
 }
 
@@ -185,7 +199,9 @@ pub fn ScoreHistory(
     let undo = {
         let saved = saved.clone();
         move |_| {
-            let Some(entries) = status.line.with_untracked(|l| l.undo.clone()) else { return };
+            let Some(entries) = status.line.with_untracked(|l| l.undo.clone()) else {
+                return;
+            };
             let _ = saved.update(|s| {
                 for e in entries.iter().cloned() {
                     s.add(e, now_ms());
@@ -207,7 +223,9 @@ pub fn ScoreHistory(
         let saved = saved.clone();
         move |ev: leptos::ev::Event| {
             let input: web_sys::HtmlInputElement = event_target(&ev);
-            let Some(file) = input.files().and_then(|list| list.get(0)) else { return };
+            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+                return;
+            };
             input.set_value("");
             let name = file.name();
             if file.size() > IMPORT_LIMIT_BYTES {
@@ -220,11 +238,15 @@ pub fn ScoreHistory(
             leptos::task::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
                 let Some(text) = text.ok().and_then(|t| t.as_string()) else {
-                    status.say(format!("{name} could not be read. Your saved scores are unchanged."));
+                    status.say(format!(
+                        "{name} could not be read. Your saved scores are unchanged."
+                    ));
                     return;
                 };
                 match parse(&text) {
-                    Err(e) => status.say(format!("{name} was not imported: {e}. Your saved scores are unchanged.")),
+                    Err(e) => status.say(format!(
+                        "{name} was not imported: {e}. Your saved scores are unchanged."
+                    )),
                     Ok(history) => {
                         let mut added = 0;
                         let _ = saved.update(|s| added = s.import(&history, now_ms()));
@@ -268,7 +290,9 @@ pub fn ScoreHistory(
     };
     let trend = move || scores_now.with(|s| trend_view(&s.history, max_total));
     let gap_line = move || {
-        scores_now.with(|s| s.history.gap_trend()).map(|g| view! { <p class="history-gap">{format!("{g}.")}</p> })
+        scores_now
+            .with(|s| s.history.gap_trend())
+            .map(|g| view! { <p class="history-gap">{format!("{g}.")}</p> })
     };
 
     view! {
@@ -336,9 +360,14 @@ pub fn ScoreHistory(
 /// The AI column of one saved score: the AI's total and model, the gap the
 /// core computes, and how many dimensions were adopted.
 fn ai_cell(e: &Entry, max_total: u32) -> String {
-    let Some(ai) = &e.second_opinion else { return "none".to_owned() };
+    let Some(ai) = &e.second_opinion else {
+        return "none".to_owned();
+    };
     let total = ai.total();
-    let gap = e.gap().map_or_else(|| "every dimension adopted".to_owned(), |g| format!("you: {g}"));
+    let gap = e.gap().map_or_else(
+        || "every dimension adopted".to_owned(),
+        |g| format!("you: {g}"),
+    );
     let adopted = match ai.adopted.len() {
         0 => String::new(),
         1 => "; 1 score adopted".to_owned(),
@@ -354,7 +383,12 @@ fn trend_view(history: &History, max_total: u32) -> Option<impl IntoView> {
     let (width, height, pad) = (160.0_f64, 40.0_f64, 4.0_f64);
     let max = max_total.max(1);
     let step = (width - 2.0 * pad) / (totals.len().saturating_sub(1).max(1)) as f64;
-    let point = |i: usize, t: u32| (pad + step * i as f64, height - pad - (f64::from(t.min(max)) / f64::from(max)) * (height - 2.0 * pad));
+    let point = |i: usize, t: u32| {
+        (
+            pad + step * i as f64,
+            height - pad - (f64::from(t.min(max)) / f64::from(max)) * (height - 2.0 * pad),
+        )
+    };
     let points = totals
         .iter()
         .enumerate()
@@ -372,7 +406,11 @@ fn trend_view(history: &History, max_total: u32) -> Option<impl IntoView> {
             view! { <circle cx=format!("{x:.1}") cy=format!("{y:.1}") r="2.5" class="spark-dot" /> }
         })
         .collect_view();
-    let listed = totals.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let listed = totals
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     let sentence = format!("{trend}.");
     Some(view! {
         <div class="trend">

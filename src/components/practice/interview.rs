@@ -50,11 +50,21 @@ pub fn fit_answer(text: &str, limit: usize) -> FittedAnswer {
     match text.char_indices().nth(limit) {
         Some((end, _)) => {
             let kept = text.get(..end).unwrap_or_default().to_owned();
-            FittedAnswer { text: kept, chars: limit, at_limit: true, cut: true }
+            FittedAnswer {
+                text: kept,
+                chars: limit,
+                at_limit: true,
+                cut: true,
+            }
         }
         None => {
             let chars = text.chars().count();
-            FittedAnswer { text: text.to_owned(), chars, at_limit: chars >= limit, cut: false }
+            FittedAnswer {
+                text: text.to_owned(),
+                chars,
+                at_limit: chars >= limit,
+                cut: false,
+            }
         }
     }
 }
@@ -83,13 +93,22 @@ pub fn InterviewPage(
     let status = HistoryStatus::new();
     let limit = interview.answer_limit;
 
-    let list = |items: &[String]| items.iter().map(|t| view! { <li><Prose text=t.clone() /></li> }).collect_view();
+    let list = |items: &[String]| {
+        items
+            .iter()
+            .map(|t| view! { <li><Prose text=t.clone() /></li> })
+            .collect_view()
+    };
     let (answer_box, answer_chars) = answer_box(work.clone(), limit);
     let opinion = Opinion::new();
     let score_part = match rubric {
         Some(rubric) => {
             let step = {
-                let (rubric, question, work) = (rubric.clone(), ttft_core::second_opinion::request::question_text(&interview), work.clone());
+                let (rubric, question, work) = (
+                    rubric.clone(),
+                    ttft_core::second_opinion::request::question_text(&interview),
+                    work.clone(),
+                );
                 ViewFn::from(move || {
                     view! {
                         <SecondOpinionStep rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
@@ -109,10 +128,19 @@ pub fn InterviewPage(
             }
             .into_any()
         }
-        None => view! { <p>"The rubric is not available, so scoring is switched off."</p> }.into_any(),
+        None => {
+            view! { <p>"The rubric is not available, so scoring is switched off."</p> }.into_any()
+        }
     };
-    let reference = interview.reference_answer.iter().map(|p| view! { <p><Prose text=p.clone() /></p> }).collect_view();
-    let reference_scores = rubric_scores_line(&interview, use_context::<CourseContext>().map(|c| c.0.rubric.clone()));
+    let reference = interview
+        .reference_answer
+        .iter()
+        .map(|p| view! { <p><Prose text=p.clone() /></p> })
+        .collect_view();
+    let reference_scores = rubric_scores_line(
+        &interview,
+        use_context::<CourseContext>().map(|c| c.0.rubric.clone()),
+    );
     let followups = interview
         .followups
         .iter()
@@ -184,7 +212,9 @@ fn rubric_scores_line(interview: &Interview, rubric: Option<Rubric>) -> Option<i
         .dimensions
         .iter()
         .map(|d| {
-            let score = scores.get(&d.id).map_or_else(|| "not scored".to_owned(), |s| s.to_string());
+            let score = scores
+                .get(&d.id)
+                .map_or_else(|| "not scored".to_owned(), |s| s.to_string());
             view! { <li><Prose text=d.title.clone() />": "{score}</li> }
         })
         .collect_view();
@@ -258,7 +288,11 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
     // The box shows the draft while there is one, and the stored answer
     // otherwise, so another tab's answer arrives through the store unless
     // the learner is mid-edit here.
-    let text = Memo::new(move |_| draft.get().unwrap_or_else(|| stored.with(|w| fit_answer(&w.answer, limit).text)));
+    let text = Memo::new(move |_| {
+        draft
+            .get()
+            .unwrap_or_else(|| stored.with(|w| fit_answer(&w.answer, limit).text))
+    });
     let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     let refused = RwSignal::new(false);
 
@@ -271,7 +305,9 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
                 handle.clear();
             }
             let _ = pending.try_set_value(None);
-            let Some(Some(now)) = draft.try_get_untracked() else { return };
+            let Some(Some(now)) = draft.try_get_untracked() else {
+                return;
+            };
             if stored.with_untracked(|w| w.answer != now) {
                 let _ = work.update(|w| {
                     w.answer = now;
@@ -288,7 +324,9 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
             let fitted = fit_answer(&raw, limit);
             if fitted.cut {
                 // Put the box back to what is kept: the extra is refused.
-                if let Some(area) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok()) {
+                if let Some(area) = ev.target().and_then(|t| {
+                    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok()
+                }) {
                     area.set_value(&fitted.text);
                 }
             }
@@ -319,10 +357,18 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
     });
     let chars = Signal::derive(move || text.with(|t| t.chars().count()));
     let count = move || count_text(chars.get(), limit);
-    let count_class = move || if chars.get() >= limit { "answer-count at-limit" } else { "answer-count" };
+    let count_class = move || {
+        if chars.get() >= limit {
+            "answer-count at-limit"
+        } else {
+            "answer-count"
+        }
+    };
     let limit_note = move || {
         if refused.get() {
-            format!("The answer is at its limit of {limit} characters; the extra text was not added.")
+            format!(
+                "The answer is at its limit of {limit} characters; the extra text was not added."
+            )
         } else {
             String::new()
         }
@@ -356,7 +402,11 @@ mod tests {
 
     fn check(text: &str, limit: usize, kept: &str, chars: usize, at_limit: bool) {
         let got = fit_answer(text, limit);
-        assert_eq!((got.text.as_str(), got.chars, got.at_limit), (kept, chars, at_limit), "{text:?}");
+        assert_eq!(
+            (got.text.as_str(), got.chars, got.at_limit),
+            (kept, chars, at_limit),
+            "{text:?}"
+        );
     }
 
     #[test]
@@ -371,6 +421,9 @@ mod tests {
         assert!(fit_answer("abcdef", 5).cut);
         assert!(!fit_answer("abcde", 5).cut);
         assert_eq!(count_text(12, 5000), "12 / 5000 characters");
-        assert_eq!(count_text(5000, 5000), "5000 / 5000 characters: the limit. Further text is not accepted.");
+        assert_eq!(
+            count_text(5000, 5000),
+            "5000 / 5000 characters: the limit. Further text is not accepted."
+        );
     }
 }

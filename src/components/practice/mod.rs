@@ -23,7 +23,13 @@ pub fn dom_id(parts: &[&str]) -> String {
         if !out.is_empty() {
             out.push('-');
         }
-        out.extend(part.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }));
+        out.extend(part.chars().map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        }));
     }
     out
 }

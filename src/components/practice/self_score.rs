@@ -12,9 +12,9 @@
 
 use crate::components::practice::dom_id;
 use crate::components::practice::history::HistoryStatus;
-use crate::learner_state::interview_work::InterviewWork;
 use crate::components::prose::Prose;
 use crate::components::second_opinion::Opinion;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use ttft_core::content::{Dimension, Rubric};
@@ -48,23 +48,34 @@ pub fn SelfScore(
         let rubric = std::sync::Arc::clone(&rubric);
         Memo::new(move |_| signal.with(|w| w.score.assess(&rubric)))
     };
-    let groups = rubric.dimensions.iter().map(|d| dimension(d, work.clone())).collect_view();
+    let groups = rubric
+        .dimensions
+        .iter()
+        .map(|d| dimension(d, work.clone()))
+        .collect_view();
     let complete = move || readiness.with(|r| r.scored == r.dimensions);
     let on_save = {
         let rubric = std::sync::Arc::clone(&rubric);
         move |_| {
-            let (score, hints, answer) = signal.with_untracked(|w| (w.score.clone(), w.hints_shown, w.answer.clone()));
+            let (score, hints, answer) =
+                signal.with_untracked(|w| (w.score.clone(), w.hints_shown, w.answer.clone()));
             if readiness.with_untracked(|r| r.scored != r.dimensions) {
                 return;
             }
             if let Some(e) = score.out_of_range() {
-                status.say(format!("This score was not saved: {e}. Choose 0, 1 or 2 again for that dimension."));
+                status.say(format!(
+                    "This score was not saved: {e}. Choose 0, 1 or 2 again for that dimension."
+                ));
                 return;
             }
             let chars = u32::try_from(answer_chars.get_untracked()).unwrap_or(u32::MAX);
             let mut entry = Entry::new(now_ms(), &score, &rubric, hints, chars);
             let with_ai = opinion.and_then(|o| o.for_saving(&answer, &score));
-            let also = if with_ai.is_some() { " with the AI's second opinion" } else { "" };
+            let also = if with_ai.is_some() {
+                " with the AI's second opinion"
+            } else {
+                ""
+            };
             if let Some(ai) = with_ai {
                 entry = entry.with_second_opinion(ai);
             }
@@ -147,7 +158,11 @@ fn dimension(d: &Dimension, work: Stored<InterviewWork>) -> impl IntoView {
                 let did = did.clone();
                 move || signal.with(|w| w.score.get(&did) == Some(score))
             };
-            let what = d.levels.get(usize::from(score)).cloned().unwrap_or_default();
+            let what = d
+                .levels
+                .get(usize::from(score))
+                .cloned()
+                .unwrap_or_default();
             let work = work.clone();
             view! {
                 <div class="score-option">

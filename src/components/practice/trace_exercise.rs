@@ -22,11 +22,12 @@ use crate::learner_state::trace_work::TraceWork;
 use crate::storage::{now_ms, open_for_app, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
+use ttft_core::content::{CauseClass, TraceExercise, TraceRow};
 use ttft_core::exercises::number::NumberError;
 use ttft_core::exercises::trace_exercise::{
-    check_trace, DominantChoice, LearnerAnswer, Misconception, Reveal, ShareEntry, TraceCheck, Verdict,
+    check_trace, DominantChoice, LearnerAnswer, Misconception, Reveal, ShareEntry, TraceCheck,
+    Verdict,
 };
-use ttft_core::content::{CauseClass, TraceExercise, TraceRow};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{split_request, Micros, Part, TargetVerdict};
@@ -51,9 +52,15 @@ impl FieldKind {
     /// What a wrong answer with no named misconception should prompt.
     fn plain_wrong(self) -> &'static str {
         match self {
-            FieldKind::Dominant => "Not the largest part. Compare queue wait, prefill and emit for this request.",
-            FieldKind::Share => "Not the share of TTFT taken by the part you named. Divide that part by TTFT.",
-            FieldKind::Investigate => "This does not match what the request's split and the target call for.",
+            FieldKind::Dominant => {
+                "Not the largest part. Compare queue wait, prefill and emit for this request."
+            }
+            FieldKind::Share => {
+                "Not the share of TTFT taken by the part you named. Divide that part by TTFT."
+            }
+            FieldKind::Investigate => {
+                "This does not match what the request's split and the target call for."
+            }
         }
     }
 
@@ -163,7 +170,9 @@ fn choice_value(choice: DominantChoice) -> &'static str {
 }
 
 fn choice_from_value(value: &str) -> Option<DominantChoice> {
-    DominantChoice::ALL.into_iter().find(|c| choice_value(*c) == value)
+    DominantChoice::ALL
+        .into_iter()
+        .find(|c| choice_value(*c) == value)
 }
 
 fn share_text(answer: &LearnerAnswer) -> String {
@@ -199,11 +208,17 @@ pub fn TraceExercisePage(
         let exercise = Arc::clone(&exercise);
         let ids: Vec<String> = exercise.requests.iter().map(|r| r.id.clone()).collect();
         Memo::new(move |_| {
-            work.with(|w| w.checked_in_order(ids.iter().map(String::as_str)).map(|answers| check_trace(&exercise, &answers)))
+            work.with(|w| {
+                w.checked_in_order(ids.iter().map(String::as_str))
+                    .map(|answers| check_trace(&exercise, &answers))
+            })
         })
     };
-    let reveals: Vec<Option<Reveal>> =
-        check_trace(&exercise, &[]).rows.into_iter().map(|r| r.ok().map(|r| r.reveal)).collect();
+    let reveals: Vec<Option<Reveal>> = check_trace(&exercise, &[])
+        .rows
+        .into_iter()
+        .map(|r| r.ok().map(|r| r.reveal))
+        .collect();
 
     let forms = exercise
         .requests
@@ -225,7 +240,9 @@ pub fn TraceExercisePage(
         let exercise = Arc::clone(&exercise);
         move |_| {
             let _ = stored.update(|w| w.check(now_ms()));
-            let answers = work.with_untracked(|w| w.answers_in_order(exercise.requests.iter().map(|r| r.id.as_str())));
+            let answers = work.with_untracked(|w| {
+                w.answers_in_order(exercise.requests.iter().map(|r| r.id.as_str()))
+            });
             results.trace_checked(&exercise, &answers);
         }
     };
@@ -320,7 +337,12 @@ fn request_form(
     // answer beside its own request; `index` only finds the check's row.
     let request = StoredValue::new(row.id.clone());
     let answer_of = move |w: &TraceWork| request.with_value(|id| w.answer(id));
-    let ids = |field: FieldKind| (dom_id(&["tx", &rid, field.id()]), dom_id(&["tx", &rid, field.id(), "msg"]));
+    let ids = |field: FieldKind| {
+        (
+            dom_id(&["tx", &rid, field.id()]),
+            dom_id(&["tx", &rid, field.id(), "msg"]),
+        )
+    };
     let (dominant_id, dominant_msg) = ids(FieldKind::Dominant);
     let (share_id, share_msg) = ids(FieldKind::Share);
     let (action_id, action_msg) = ids(FieldKind::Investigate);
@@ -330,7 +352,13 @@ fn request_form(
         move |field: FieldKind| {
             let exercise = Arc::clone(&exercise);
             Memo::new(move |_| {
-                work.with(|w| result.with(|r| request.with_value(|id| field_message(w, r.as_ref(), (index, id), field, &exercise))))
+                work.with(|w| {
+                    result.with(|r| {
+                        request.with_value(|id| {
+                            field_message(w, r.as_ref(), (index, id), field, &exercise)
+                        })
+                    })
+                })
             })
         }
     };
@@ -342,7 +370,8 @@ fn request_form(
         let stored = stored.clone();
         move |ev: leptos::ev::Event| {
             let choice = choice_from_value(&event_target_value(&ev));
-            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.dominant = choice));
+            let _ =
+                stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.dominant = choice));
         }
     };
     let set_share = {
@@ -350,7 +379,8 @@ fn request_form(
         move |ev: leptos::ev::Event| {
             let text = event_target_value(&ev);
             let entry = (!text.is_empty()).then_some(ShareEntry::Text(text));
-            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.share_percent = entry));
+            let _ = stored
+                .update(|w| w.edit(&request.get_value(), now_ms(), |a| a.share_percent = entry));
         }
     };
     let set_action = {
@@ -358,7 +388,8 @@ fn request_form(
         move |ev: leptos::ev::Event| {
             let value = event_target_value(&ev);
             let id = (!value.is_empty()).then_some(value);
-            let _ = stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.investigate = id));
+            let _ =
+                stored.update(|w| w.edit(&request.get_value(), now_ms(), |a| a.investigate = id));
         }
     };
 
@@ -375,7 +406,8 @@ fn request_form(
         .map(|a| {
             let id = a.id.clone();
             let value = a.id.clone();
-            let selected = move || work.with(|w| answer_of(w).investigate.as_deref() == Some(id.as_str()));
+            let selected =
+                move || work.with(|w| answer_of(w).investigate.as_deref() == Some(id.as_str()));
             view! { <option value=value selected=selected>{a.label.clone()}</option> }
         })
         .collect_view();
@@ -392,7 +424,10 @@ fn request_form(
     };
 
     let prompt = match &row.prompt_note {
-        Some(note) => format!("{} prompt tokens ({note})", group_thousands(row.prompt_tokens)),
+        Some(note) => format!(
+            "{} prompt tokens ({note})",
+            group_thousands(row.prompt_tokens)
+        ),
         None => format!("{} prompt tokens", group_thousands(row.prompt_tokens)),
     };
     let ttft = match split_request(&row.request_trace()) {
@@ -493,7 +528,10 @@ fn reveal_item(row: &TraceRow, reveal: Option<Reveal>, exercise: &TraceExercise)
     };
     let e = &reveal.expected;
     let against = match e.verdict {
-        TargetVerdict::Within { margin } => format!("TTFT {}, within the target with {margin} to spare.", e.split.ttft()),
+        TargetVerdict::Within { margin } => format!(
+            "TTFT {}, within the target with {margin} to spare.",
+            e.split.ttft()
+        ),
         TargetVerdict::Over { by } => format!("TTFT {}, {by} over the target.", e.split.ttft()),
     };
     let actions: Vec<String> = exercise
@@ -541,18 +579,32 @@ const PATTERNS: ChartPatterns = ChartPatterns::new("tx");
 
 /// The step between axis ticks, in whole milliseconds: about five ticks.
 fn tick_step(max_ms: i64) -> i64 {
-    [100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 50_000]
-        .into_iter()
-        .find(|step| max_ms / step <= 6)
-        .unwrap_or(100_000)
+    [
+        100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 50_000,
+    ]
+    .into_iter()
+    .find(|step| max_ms / step <= 6)
+    .unwrap_or(100_000)
 }
 
 /// The stacked bar chart of each request's queue wait, prefill and emit on
 /// one millisecond axis, with the target line, and a data table beside it.
 fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
-    let splits: Vec<(String, Option<ttft_latency::TtftSplit>)> =
-        rows.iter().map(|r| (r.id.clone(), split_request(&r.request_trace()).ok().map(|s| s.split))).collect();
-    let longest = splits.iter().filter_map(|(_, s)| s.map(|s| s.ttft())).max().unwrap_or_default().max(target);
+    let splits: Vec<(String, Option<ttft_latency::TtftSplit>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.id.clone(),
+                split_request(&r.request_trace()).ok().map(|s| s.split),
+            )
+        })
+        .collect();
+    let longest = splits
+        .iter()
+        .filter_map(|(_, s)| s.map(|s| s.ttft()))
+        .max()
+        .unwrap_or_default()
+        .max(target);
     let longest_ms = (longest.0 / 1_000).max(1);
     let step = tick_step(longest_ms);
     let axis_ms = ((longest_ms + step - 1) / step).max(1) * step;

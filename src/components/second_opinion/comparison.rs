@@ -9,8 +9,8 @@
 //! does not do: save anything (the self-score's Save does), or change a
 //! score the learner did not ask to change.
 
-use crate::learner_state::interview_work::InterviewWork;
 use crate::components::second_opinion::Opinion;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -108,7 +108,12 @@ pub fn Comparison(
                 }
             })
             .collect_view();
-        let warnings = graded.grade.warnings.iter().map(|w| view! { <li>{w.to_string()}</li> }).collect_view();
+        let warnings = graded
+            .grade
+            .warnings
+            .iter()
+            .map(|w| view! { <li>{w.to_string()}</li> })
+            .collect_view();
         let has_warnings = !graded.grade.warnings.is_empty();
         Some(view! {
             <section class="so-result" aria-labelledby="so-result-heading">

@@ -17,12 +17,12 @@
 //! What it deliberately does not do: touch the answer or the self-score
 //! (a failure leaves both as they were), or time anything itself.
 
-use crate::learner_state::interview_work::InterviewWork;
 use crate::components::second_opinion::settings::{resolve, KeyHeld};
-use crate::learner_state::endpoint::SavedEndpoint;
 use crate::components::second_opinion::timings::CallTimings;
 use crate::components::second_opinion::{Graded, Opinion};
 use crate::http::{self, Abort};
+use crate::learner_state::endpoint::SavedEndpoint;
+use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::Stored;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -55,7 +55,10 @@ enum Phase {
     Streaming { chars: usize },
     /// The call failed: a message and, for a reply that was not a usable
     /// grade, every problem with it.
-    Failed { message: String, problems: Vec<String> },
+    Failed {
+        message: String,
+        problems: Vec<String>,
+    },
     /// A grade arrived and is shown.
     Graded,
 }
@@ -94,13 +97,18 @@ pub fn GradingCall(
     let request_text = {
         let (rubric, question) = (Arc::clone(&rubric), Arc::clone(&question));
         move || match resolved() {
-            Ok(ep) => preview(&ep, &build_request(&ep.model, &rubric, &question, &answer())),
+            Ok(ep) => preview(
+                &ep,
+                &build_request(&ep.model, &rubric, &question, &answer()),
+            ),
             Err(e) => format!("Nothing can be sent yet: {e}."),
         }
     };
     let blocker = move || match resolved() {
         Err(e) => Some(format!("Complete the settings first: {e}.")),
-        Ok(_) if answer().trim().is_empty() => Some("Write your answer first: there is nothing to grade.".to_owned()),
+        Ok(_) if answer().trim().is_empty() => {
+            Some("Write your answer first: there is nothing to grade.".to_owned())
+        }
         Ok(_) if !seen.get() => Some("Open the request above and read it first.".to_owned()),
         Ok(_) => None,
     };
@@ -116,7 +124,9 @@ pub fn GradingCall(
             let request = build_request(&ep.model, &rubric, &question, &answer_sent);
             let body = request.body.to_string();
             // Only a key entered for this endpoint's origin goes with it.
-            let key = key.with_untracked(|k| endpoint_signal.with_untracked(|e| k.as_ref()?.for_endpoint(e).cloned()));
+            let key = key.with_untracked(|k| {
+                endpoint_signal.with_untracked(|e| k.as_ref()?.for_endpoint(e).cloned())
+            });
             let rubric = Arc::clone(&rubric);
             let handle = Abort::new();
             abort.set_value(Some(handle.clone()));
@@ -129,19 +139,26 @@ pub fn GradingCall(
             // counting the whole reply again).
             let mut chars = 0_usize;
             let watchdog = {
-                let (handle, stream, started) = (handle.clone(), Rc::clone(&stream), Rc::clone(&started));
+                let (handle, stream, started) =
+                    (handle.clone(), Rc::clone(&stream), Rc::clone(&started));
                 set_interval_with_handle(
                     move || {
                         let now = http::now();
                         if now - sent >= OVERALL_LIMIT {
                             let failure = if *started.borrow() {
-                                CallFailure::TooSlow { after: OVERALL_LIMIT }
+                                CallFailure::TooSlow {
+                                    after: OVERALL_LIMIT,
+                                }
                             } else {
-                                CallFailure::Timeout { after: OVERALL_LIMIT }
+                                CallFailure::Timeout {
+                                    after: OVERALL_LIMIT,
+                                }
                             };
                             handle.abort(failure);
                         } else if *started.borrow() && stream.borrow().stalled(now, STALL_LIMIT) {
-                            handle.abort(CallFailure::Stalled { silent_for: STALL_LIMIT });
+                            handle.abort(CallFailure::Stalled {
+                                silent_for: STALL_LIMIT,
+                            });
                         }
                     },
                     CHECK_EVERY,
@@ -224,7 +241,10 @@ pub fn GradingCall(
         Phase::Idle => String::new(),
         Phase::Waiting => "Grading… request sent, waiting for the reply.".to_owned(),
         Phase::Streaming { .. } => "Grading… the reply is arriving.".to_owned(),
-        Phase::Failed { .. } => "The grading call did not give a grade; your answer and self-score are unchanged.".to_owned(),
+        Phase::Failed { .. } => {
+            "The grading call did not give a grade; your answer and self-score are unchanged."
+                .to_owned()
+        }
         Phase::Graded => "The AI's grade is below, beside your own scores.".to_owned(),
     };
     let progress = move || match phase.get() {

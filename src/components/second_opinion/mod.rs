@@ -24,10 +24,10 @@ use leptos::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use ttft_core::content::Rubric;
-use ttft_core::second_opinion::reply::AiGrade;
-use ttft_core::second_opinion::stream::ClientTiming;
 use ttft_core::history::SecondOpinion;
 use ttft_core::rubric::RubricScore;
+use ttft_core::second_opinion::reply::AiGrade;
+use ttft_core::second_opinion::stream::ClientTiming;
 
 /// A grade that arrived and passed the core's check.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,7 +66,12 @@ impl Opinion {
     pub fn for_saving(&self, answer: &str, score: &RubricScore) -> Option<SecondOpinion> {
         self.0.with_untracked(|g| {
             let g = g.as_ref().filter(|g| g.answer == answer)?;
-            Some(SecondOpinion::new(&g.model, g.grade.as_rubric_score().scores, &g.adopted, score))
+            Some(SecondOpinion::new(
+                &g.model,
+                g.grade.as_rubric_score().scores,
+                &g.adopted,
+                score,
+            ))
         })
     }
 }

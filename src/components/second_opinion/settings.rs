@@ -48,7 +48,10 @@ impl KeyHeld {
 /// The stored endpoint and the key kept from before (if any).
 pub fn open_endpoint() -> (Stored<SavedEndpoint>, RwSignal<Option<KeyHeld>>) {
     let endpoint = open_for_app(learner_state::endpoint());
-    let key = key_storage::load().map(|(bound, place)| KeyHeld { bound, place: Some(place) });
+    let key = key_storage::load().map(|(bound, place)| KeyHeld {
+        bound,
+        place: Some(place),
+    });
     (endpoint, RwSignal::new(key))
 }
 
@@ -61,7 +64,15 @@ pub fn EndpointSettingsPanel(
     key: RwSignal<Option<KeyHeld>>,
 ) -> impl IntoView {
     let signal = endpoint.signal();
-    let remember = RwSignal::new(key.with_untracked(|k| matches!(k, Some(KeyHeld { place: Some(KeyPlace::Device), .. }))));
+    let remember = RwSignal::new(key.with_untracked(|k| {
+        matches!(
+            k,
+            Some(KeyHeld {
+                place: Some(KeyPlace::Device),
+                ..
+            })
+        )
+    }));
     let replacing = RwSignal::new(false);
     let said = RwSignal::new(String::new());
     let edit = {
@@ -94,13 +105,21 @@ pub fn EndpointSettingsPanel(
             }
         }
     };
-    let note = move || signal.with(|e| find_preset(&e.preset).map(|p| p.note).unwrap_or("Choose where to send the answer."));
+    let note = move || {
+        signal.with(|e| {
+            find_preset(&e.preset)
+                .map(|p| p.note)
+                .unwrap_or("Choose where to send the answer.")
+        })
+    };
     let url_error = move || {
         signal.with(|e| {
             if e.base_url.trim().is_empty() {
                 None
             } else {
-                parse_base_url(&e.base_url).err().map(|err| format!("Base URL: {err}."))
+                parse_base_url(&e.base_url)
+                    .err()
+                    .map(|err| format!("Base URL: {err}."))
             }
         })
     };
@@ -116,18 +135,30 @@ pub fn EndpointSettingsPanel(
     };
 
     let keep = move |k: BoundKey, remember_it: bool| {
-        let place = if remember_it { KeyPlace::Device } else { KeyPlace::Session };
+        let place = if remember_it {
+            KeyPlace::Device
+        } else {
+            KeyPlace::Session
+        };
         match key_storage::save(&k, place) {
             Ok(()) => {
                 said.set(match place {
-                    KeyPlace::Device => "Key remembered on this device until you forget it.".to_owned(),
+                    KeyPlace::Device => {
+                        "Key remembered on this device until you forget it.".to_owned()
+                    }
                     KeyPlace::Session => "Key kept for this browser session only.".to_owned(),
                 });
-                key.set(Some(KeyHeld { bound: k, place: Some(place) }));
+                key.set(Some(KeyHeld {
+                    bound: k,
+                    place: Some(place),
+                }));
             }
             Err(e) => {
                 said.set(format!("Key in use, but {e}."));
-                key.set(Some(KeyHeld { bound: k, place: None }));
+                key.set(Some(KeyHeld {
+                    bound: k,
+                    place: None,
+                }));
             }
         }
     };
@@ -159,16 +190,24 @@ pub fn EndpointSettingsPanel(
             replacing.set(false);
             remember.set(false);
             let stamp = endpoint.get().changed_ms;
-            let cleared = SavedEndpoint { changed_ms: next_stamp(stamp, now_ms()), ..SavedEndpoint::default() };
+            let cleared = SavedEndpoint {
+                changed_ms: next_stamp(stamp, now_ms()),
+                ..SavedEndpoint::default()
+            };
             said.set(match endpoint.set(cleared) {
-                Ok(()) => "Forgotten: the settings and the key are gone from this browser.".to_owned(),
-                Err(_) => "The key is gone; the settings could not be cleared from storage.".to_owned(),
+                Ok(()) => {
+                    "Forgotten: the settings and the key are gone from this browser.".to_owned()
+                }
+                Err(_) => {
+                    "The key is gone; the settings could not be cleared from storage.".to_owned()
+                }
             });
         }
     };
 
     // Where the key field's text says the key will go.
-    let key_note = move || match signal.with(|e| endpoint_origin(&e.base_url)) {
+    let key_note = move || {
+        match signal.with(|e| endpoint_origin(&e.base_url)) {
         Some(origin) => format!(
             "It is kept for {origin} only, the address above. Paste it and leave the field; it is then shown only as \
              its last four characters."
@@ -176,6 +215,7 @@ pub fn EndpointSettingsPanel(
         None => "Give the base URL first: a key is kept for one address only. Then paste it and leave the field; it \
                  is then shown only as its last four characters."
             .to_owned(),
+    }
     };
     // A kept key whose origin is not the one the settings now name.
     let elsewhere = move || {
@@ -198,7 +238,8 @@ pub fn EndpointSettingsPanel(
     };
     let key_part = move || {
         let held = key.get();
-        let fitting = held.filter(|h| !replacing.get() && signal.with(|e| h.for_endpoint(e).is_some()));
+        let fitting =
+            held.filter(|h| !replacing.get() && signal.with(|e| h.for_endpoint(e).is_some()));
         match fitting {
             Some(h) => {
                 let where_kept = match h.place {
@@ -313,6 +354,9 @@ pub fn EndpointSettingsPanel(
 }
 
 /// The endpoint these settings resolve to with `key`, or why they cannot.
-pub fn resolve(saved: &SavedEndpoint, key: Option<&KeyHeld>) -> Result<provider::Endpoint, provider::SettingsError> {
+pub fn resolve(
+    saved: &SavedEndpoint,
+    key: Option<&KeyHeld>,
+) -> Result<provider::Endpoint, provider::SettingsError> {
     provider::resolve(&saved.settings(), key.and_then(|k| k.for_endpoint(saved)))
 }

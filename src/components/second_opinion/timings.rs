@@ -19,7 +19,10 @@ pub fn CallTimings(
 ) -> impl IntoView {
     let ms = |t: Micros| t.to_string();
     let mut rows: Vec<(&'static str, String)> = vec![
-        ("Time to first streamed text (client-side TTFT)", ms(timing.first_token)),
+        (
+            "Time to first streamed text (client-side TTFT)",
+            ms(timing.first_token),
+        ),
         ("End-to-end", ms(timing.end_to_end)),
         ("Chunks that carried text", timing.chunks.to_string()),
     ];
@@ -29,7 +32,10 @@ pub fn CallTimings(
             rows.push(("Gap between chunks, p90", ms(p.p90.value)));
             rows.push(("Gap between chunks, max", ms(p.max)));
         }
-        None => rows.push(("Gaps between chunks", "none: the text came in one chunk".to_owned())),
+        None => rows.push((
+            "Gaps between chunks",
+            "none: the text came in one chunk".to_owned(),
+        )),
     }
     let body = rows
         .into_iter()

@@ -71,7 +71,11 @@ fn push_plain(inlines: &[Inline], out: &mut String) {
 /// also resolves a relative link against the page before showing it.
 pub fn is_allowed_href(href: &str) -> bool {
     let href = href.trim();
-    if href.is_empty() || href.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\') {
+    if href.is_empty()
+        || href
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
+    {
         return false;
     }
     let lower = href.to_ascii_lowercase();
@@ -183,7 +187,13 @@ fn link(rest: &str, depth: usize) -> Option<(Inline, usize)> {
     let used = close_text + 2 + close_href + 1;
     let text = parse_at(text_src, depth + 1);
     if is_allowed_href(href) {
-        Some((Inline::Link { text, href: href.trim().to_owned() }, used))
+        Some((
+            Inline::Link {
+                text,
+                href: href.trim().to_owned(),
+            },
+            used,
+        ))
     } else {
         Some((Inline::Text(plain_text(&text)), used))
     }
@@ -204,7 +214,10 @@ mod tests {
     #[test]
     fn plain_text_stays_text() {
         check("", vec![]);
-        check("TTFT = queue wait + prefill + emit", vec![t("TTFT = queue wait + prefill + emit")]);
+        check(
+            "TTFT = queue wait + prefill + emit",
+            vec![t("TTFT = queue wait + prefill + emit")],
+        );
         check("2 * 3 * 4", vec![t("2 * 3 * 4")]);
     }
 
@@ -214,16 +227,30 @@ mod tests {
             "the **dominant** delay",
             vec![t("the "), Inline::Strong(vec![t("dominant")]), t(" delay")],
         );
-        check("an *estimate*", vec![t("an "), Inline::Emphasis(vec![t("estimate")])]);
-        check("`time_in_queue` metric", vec![Inline::Code("time_in_queue".into()), t(" metric")]);
+        check(
+            "an *estimate*",
+            vec![t("an "), Inline::Emphasis(vec![t("estimate")])],
+        );
+        check(
+            "`time_in_queue` metric",
+            vec![Inline::Code("time_in_queue".into()), t(" metric")],
+        );
         check("`**not bold**`", vec![Inline::Code("**not bold**".into())]);
         check(
             "*a **b** c*",
-            vec![Inline::Emphasis(vec![t("a "), Inline::Strong(vec![t("b")]), t(" c")])],
+            vec![Inline::Emphasis(vec![
+                t("a "),
+                Inline::Strong(vec![t("b")]),
+                t(" c"),
+            ])],
         );
         check(
             "**a *b* c**",
-            vec![Inline::Strong(vec![t("a "), Inline::Emphasis(vec![t("b")]), t(" c")])],
+            vec![Inline::Strong(vec![
+                t("a "),
+                Inline::Emphasis(vec![t("b")]),
+                t(" c"),
+            ])],
         );
     }
 
@@ -240,10 +267,19 @@ mod tests {
                 t("."),
             ],
         );
-        check("[the split](#split)", vec![Inline::Link { text: vec![t("the split")], href: "#split".into() }]);
+        check(
+            "[the split](#split)",
+            vec![Inline::Link {
+                text: vec![t("the split")],
+                href: "#split".into(),
+            }],
+        );
         check(
             "[practise](?part=trace)",
-            vec![Inline::Link { text: vec![t("practise")], href: "?part=trace".into() }],
+            vec![Inline::Link {
+                text: vec![t("practise")],
+                href: "?part=trace".into(),
+            }],
         );
         check(
             "[**bold** link](https://example.org)",
@@ -262,10 +298,30 @@ mod tests {
         check("[x](/\\evil.example)", vec![t("x")]);
         check("[x](https://a.b\\@evil.example)", vec![t("x")]);
         check("[x](https://)", vec![t("x")]);
-        for bad in ["javascript:alert(1)", "JAVASCRIPT:x", "vbscript:x", "data:x", "//h", "", " ", "a b", "mailto:x", "/\\h", "\\\\h", "a\\b"] {
+        for bad in [
+            "javascript:alert(1)",
+            "JAVASCRIPT:x",
+            "vbscript:x",
+            "data:x",
+            "//h",
+            "",
+            " ",
+            "a b",
+            "mailto:x",
+            "/\\h",
+            "\\\\h",
+            "a\\b",
+        ] {
             assert!(!is_allowed_href(bad), "{bad:?} must be refused");
         }
-        for good in ["https://a.b", "http://a.b/c?d#e", "#top", "?part=trace", "notes/a.html", "./x:y"] {
+        for good in [
+            "https://a.b",
+            "http://a.b/c?d#e",
+            "#top",
+            "?part=trace",
+            "notes/a.html",
+            "./x:y",
+        ] {
             assert!(is_allowed_href(good), "{good:?} must be allowed");
         }
     }
@@ -285,17 +341,33 @@ mod tests {
     #[test]
     fn any_utf8_is_safe() {
         check("**é**", vec![Inline::Strong(vec![t("é")])]);
-        check("*日本*語 `ß`", vec![Inline::Emphasis(vec![t("日本")]), t("語 "), Inline::Code("ß".into())]);
+        check(
+            "*日本*語 `ß`",
+            vec![
+                Inline::Emphasis(vec![t("日本")]),
+                t("語 "),
+                Inline::Code("ß".into()),
+            ],
+        );
         check("🙂*", vec![t("🙂*")]);
         let nested = "*".repeat(200) + "x" + &"*".repeat(200);
-        assert_eq!(plain_text(&parse(&nested)).chars().filter(|&c| c == 'x').count(), 1);
+        assert_eq!(
+            plain_text(&parse(&nested))
+                .chars()
+                .filter(|&c| c == 'x')
+                .count(),
+            1
+        );
         let deep = "[".repeat(100) + &"*a".repeat(100) + &"](https://a.b)".repeat(100);
         assert!(plain_text(&parse(&deep)).contains('a'));
     }
 
     #[test]
     fn plain_text_keeps_words() {
-        assert_eq!(plain_text(&parse("the **dominant** [delay](#d) `x`")), "the dominant delay x");
+        assert_eq!(
+            plain_text(&parse("the **dominant** [delay](#d) `x`")),
+            "the dominant delay x"
+        );
     }
 
     #[test]
@@ -303,7 +375,23 @@ mod tests {
         // A small deterministic generator over the delimiters and multi-byte
         // characters, instead of a property test, keeps this module free of
         // test-only dependencies.
-        let alphabet = ["*", "**", "`", "[", "]", "(", ")", "](", "a", " ", "é", "🙂", "https://x", "#", ":"];
+        let alphabet = [
+            "*",
+            "**",
+            "`",
+            "[",
+            "]",
+            "(",
+            ")",
+            "](",
+            "a",
+            " ",
+            "é",
+            "🙂",
+            "https://x",
+            "#",
+            ":",
+        ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..5_000 {
             let mut s = String::new();

@@ -15,15 +15,14 @@
 //! The only behaviour here is turning a trace row or the worked timeline into
 //! the core's [`RequestTrace`], so every module splits content the same way.
 
-
 pub mod markup;
 pub mod template;
 pub mod validate;
 
+use serde::{Deserialize, Serialize};
 use ttft_latency::split::Part;
 use ttft_latency::time::Micros;
 use ttft_latency::timing::{Durations, Events, Outcome, RequestTrace, Timing};
-use serde::{Deserialize, Serialize};
 
 /// The whole course, one field a content file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,7 +61,9 @@ pub struct Section {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Block {
-    Paragraph { text: String },
+    Paragraph {
+        text: String,
+    },
     List {
         items: Vec<String>,
         #[serde(default)]
@@ -81,13 +82,21 @@ pub enum Block {
         text: String,
     },
     /// Definition list: term and meaning.
-    Terms { items: Vec<Term> },
+    Terms {
+        items: Vec<Term>,
+    },
     /// The tickable completion checklist; ticks are remembered by item id.
-    Checklist { items: Vec<ChecklistItem> },
+    Checklist {
+        items: Vec<ChecklistItem>,
+    },
     /// Sources with links.
-    Sources { items: Vec<Source> },
+    Sources {
+        items: Vec<Source>,
+    },
     /// An interactive piece the app renders from other content.
-    Widget { widget: Widget },
+    Widget {
+        widget: Widget,
+    },
 }
 
 /// A term and what it means.
@@ -333,7 +342,11 @@ pub enum WorkloadNeed {
     /// A person is waiting: the first token should come within the target.
     Interactive { ttft_target_ms: i64 },
     /// A batch that must finish within a window.
-    Batch { items: u64, output_tokens_per_item: u64, window_secs: i64 },
+    Batch {
+        items: u64,
+        output_tokens_per_item: u64,
+        window_secs: i64,
+    },
 }
 
 /// A workload to choose a configuration for.

@@ -38,12 +38,16 @@
 //! `over` and `margin` are errors when they do not apply (a row within its
 //! target has no `over`), so prose cannot state a comparison that is false.
 
+use crate::content::{
+    ConfigExercise, Course, ServingConfig, TraceExercise, WorkedTimeline, Workload,
+};
 use crate::exercises::config_choice::{plan, ChoiceError, WorkloadPlan};
-use crate::content::{ConfigExercise, Course, ServingConfig, TraceExercise, WorkedTimeline, Workload};
-use ttft_latency::split::{format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict};
+use std::fmt;
+use ttft_latency::split::{
+    format_tenths, split_request, unseen_by_server, Dominant, Part, RequestSplit, TargetVerdict,
+};
 use ttft_latency::time::{group_thousands, Micros};
 use ttft_latency::timing::TimingError;
-use std::fmt;
 
 /// Why a string could not be filled.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,32 +63,49 @@ pub enum TemplateError {
     /// The subject exists but has no such key (or the argument is wrong).
     UnknownKey { placeholder: String },
     /// The subject's timings cannot be split.
-    Timing { placeholder: String, error: TimingError },
+    Timing {
+        placeholder: String,
+        error: TimingError,
+    },
     /// The key exists but does not apply to this subject's data.
-    NotApplicable { placeholder: String, why: &'static str },
+    NotApplicable {
+        placeholder: String,
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for TemplateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TemplateError::Unclosed { at } => {
-                write!(f, "the `{{` at byte {at} is never closed (write `{{{{` for a literal brace)")
+                write!(
+                    f,
+                    "the `{{` at byte {at} is never closed (write `{{{{` for a literal brace)"
+                )
             }
             TemplateError::StrayClose { at } => {
-                write!(f, "the `}}` at byte {at} closes nothing (write `}}}}` for a literal brace)")
+                write!(
+                    f,
+                    "the `}}` at byte {at} closes nothing (write `}}}}` for a literal brace)"
+                )
             }
             TemplateError::UnknownSubject { placeholder } => write!(
                 f,
                 "{{{placeholder}}}: the subject is not `worked`, a trace row id or a workload id"
             ),
             TemplateError::AmbiguousSubject { placeholder } => {
-                write!(f, "{{{placeholder}}}: the subject names more than one thing in the course")
+                write!(
+                    f,
+                    "{{{placeholder}}}: the subject names more than one thing in the course"
+                )
             }
             TemplateError::UnknownKey { placeholder } => {
                 write!(f, "{{{placeholder}}}: no such value for this subject")
             }
             TemplateError::Timing { placeholder, error } => write!(f, "{{{placeholder}}}: {error}"),
-            TemplateError::NotApplicable { placeholder, why } => write!(f, "{{{placeholder}}}: {why}"),
+            TemplateError::NotApplicable { placeholder, why } => {
+                write!(f, "{{{placeholder}}}: {why}")
+            }
         }
     }
 }
@@ -170,7 +191,9 @@ enum Subject<'a> {
 }
 
 fn value(placeholder: &str, course: &Sources<'_>) -> Result<String, TemplateError> {
-    let unknown_key = || TemplateError::UnknownKey { placeholder: placeholder.to_owned() };
+    let unknown_key = || TemplateError::UnknownKey {
+        placeholder: placeholder.to_owned(),
+    };
     let mut segments = placeholder.split('.');
     let subject_name = segments.next().unwrap_or_default();
     let key = segments.next().ok_or_else(unknown_key)?;
@@ -184,20 +207,37 @@ fn value(placeholder: &str, course: &Sources<'_>) -> Result<String, TemplateErro
         found.push(Subject::Worked(worked));
     }
     if let Some(x) = course.trace {
-        found.extend(x.requests.iter().filter(|r| r.id == subject_name).map(|r| Subject::Row(r, x.target_ms)));
+        found.extend(
+            x.requests
+                .iter()
+                .filter(|r| r.id == subject_name)
+                .map(|r| Subject::Row(r, x.target_ms)),
+        );
     }
     if let Some(x) = course.config {
-        found.extend(x.workloads.iter().filter(|w| w.id == subject_name).map(|w| Subject::Workload(w, &x.configs)));
+        found.extend(
+            x.workloads
+                .iter()
+                .filter(|w| w.id == subject_name)
+                .map(|w| Subject::Workload(w, &x.configs)),
+        );
     }
     if found.len() > 1 {
-        return Err(TemplateError::AmbiguousSubject { placeholder: placeholder.to_owned() });
+        return Err(TemplateError::AmbiguousSubject {
+            placeholder: placeholder.to_owned(),
+        });
     }
     let Some(subject) = found.pop() else {
-        return Err(TemplateError::UnknownSubject { placeholder: placeholder.to_owned() });
+        return Err(TemplateError::UnknownSubject {
+            placeholder: placeholder.to_owned(),
+        });
     };
 
     let split = |trace| {
-        split_request(&trace).map_err(|error| TemplateError::Timing { placeholder: placeholder.to_owned(), error })
+        split_request(&trace).map_err(|error| TemplateError::Timing {
+            placeholder: placeholder.to_owned(),
+            error,
+        })
     };
     match subject {
         Subject::Worked(worked) => {
@@ -218,9 +258,15 @@ fn value(placeholder: &str, course: &Sources<'_>) -> Result<String, TemplateErro
             let verdict = s.split.verdict(Micros::from_ms(target_ms));
             match (key, argument, verdict) {
                 ("over", None, TargetVerdict::Over { by }) => Ok(by.to_string()),
-                ("over", None, _) => Err(not_applicable(placeholder, "this request is within its target")),
+                ("over", None, _) => Err(not_applicable(
+                    placeholder,
+                    "this request is within its target",
+                )),
                 ("margin", None, TargetVerdict::Within { margin }) => Ok(margin.to_string()),
-                ("margin", None, _) => Err(not_applicable(placeholder, "this request is over its target")),
+                ("margin", None, _) => Err(not_applicable(
+                    placeholder,
+                    "this request is over its target",
+                )),
                 _ => Err(unknown_key()),
             }
         }
@@ -229,7 +275,10 @@ fn value(placeholder: &str, course: &Sources<'_>) -> Result<String, TemplateErro
 }
 
 fn not_applicable(placeholder: &str, why: &'static str) -> TemplateError {
-    TemplateError::NotApplicable { placeholder: placeholder.to_owned(), why }
+    TemplateError::NotApplicable {
+        placeholder: placeholder.to_owned(),
+        why,
+    }
 }
 
 /// Values every split request has. `None` when `key` is not one of them;
@@ -272,24 +321,44 @@ fn worked_value(
     argument: Option<&str>,
 ) -> Result<String, TemplateError> {
     if argument.is_some() {
-        return Err(TemplateError::UnknownKey { placeholder: placeholder.to_owned() });
+        return Err(TemplateError::UnknownKey {
+            placeholder: placeholder.to_owned(),
+        });
     }
-    let no_decode = || not_applicable(placeholder, "the worked timeline records no tokens after the first");
+    let no_decode = || {
+        not_applicable(
+            placeholder,
+            "the worked timeline records no tokens after the first",
+        )
+    };
     match key {
-        "decode" => s.decode.map(|d| d.duration.to_string()).ok_or_else(no_decode),
-        "tokens_after_first" => s.decode.map(|d| group_thousands(d.tokens_after_first)).ok_or_else(no_decode),
-        "time_per_token" => s.decode.and_then(|d| d.time_per_token()).map(|t| t.to_string()).ok_or_else(no_decode),
+        "decode" => s
+            .decode
+            .map(|d| d.duration.to_string())
+            .ok_or_else(no_decode),
+        "tokens_after_first" => s
+            .decode
+            .map(|d| group_thousands(d.tokens_after_first))
+            .ok_or_else(no_decode),
+        "time_per_token" => s
+            .decode
+            .and_then(|d| d.time_per_token())
+            .map(|t| t.to_string())
+            .ok_or_else(no_decode),
         "rate" => s
             .decode
             .and_then(|d| d.output_rate())
             .map(|r| format!("{} tokens/s", format_tenths((r * 10.0).round() as i64)))
             .ok_or_else(no_decode),
-        "end_to_end" => s
-            .end_to_end
-            .map(|t| t.to_string())
-            .ok_or_else(|| not_applicable(placeholder, "the worked timeline records no last token")),
-        "unseen" => Ok(unseen_by_server(s.ttft(), Micros::from_ms(browser_first_text_ms)).to_string()),
-        _ => Err(TemplateError::UnknownKey { placeholder: placeholder.to_owned() }),
+        "end_to_end" => s.end_to_end.map(|t| t.to_string()).ok_or_else(|| {
+            not_applicable(placeholder, "the worked timeline records no last token")
+        }),
+        "unseen" => {
+            Ok(unseen_by_server(s.ttft(), Micros::from_ms(browser_first_text_ms)).to_string())
+        }
+        _ => Err(TemplateError::UnknownKey {
+            placeholder: placeholder.to_owned(),
+        }),
     }
 }
 
@@ -300,22 +369,33 @@ fn workload_value(
     key: &str,
     argument: Option<&str>,
 ) -> Result<String, TemplateError> {
-    let unknown_key = || TemplateError::UnknownKey { placeholder: placeholder.to_owned() };
+    let unknown_key = || TemplateError::UnknownKey {
+        placeholder: placeholder.to_owned(),
+    };
     let batch = match plan(w, configs) {
         Ok(WorkloadPlan::Batch(batch)) => batch,
         Ok(WorkloadPlan::Interactive { .. }) => return Err(unknown_key()),
         Err(ChoiceError::TotalOverflows { .. }) => {
-            return Err(not_applicable(placeholder, "the workload's token count is too large"))
+            return Err(not_applicable(
+                placeholder,
+                "the workload's token count is too large",
+            ))
         }
-        Err(ChoiceError::NegativeWindow { .. }) => return Err(not_applicable(placeholder, "the window is below zero")),
+        Err(ChoiceError::NegativeWindow { .. }) => {
+            return Err(not_applicable(placeholder, "the window is below zero"))
+        }
     };
     match (key, argument) {
         ("total_tokens", None) => Ok(group_thousands(batch.total_tokens)),
         ("time", Some(id)) => {
-            let fit = batch.configs.iter().find(|f| f.config == id).ok_or_else(unknown_key)?;
-            let secs = fit
-                .seconds
-                .ok_or_else(|| not_applicable(placeholder, "the configuration's throughput is zero"))?;
+            let fit = batch
+                .configs
+                .iter()
+                .find(|f| f.config == id)
+                .ok_or_else(unknown_key)?;
+            let secs = fit.seconds.ok_or_else(|| {
+                not_applicable(placeholder, "the configuration's throughput is zero")
+            })?;
             Ok(format!("{} s", group_thousands(secs)))
         }
         _ => Err(unknown_key()),
@@ -363,7 +443,12 @@ mod tests {
             reasoning: String::new(),
         };
         Course {
-            lesson: Lesson { title: String::new(), summary: String::new(), study_minutes: 60, sections: vec![] },
+            lesson: Lesson {
+                title: String::new(),
+                summary: String::new(),
+                study_minutes: 60,
+                sections: vec![],
+            },
             worked_timeline: crate::content::validate::tests::timeline(),
             trace_exercise: TraceExercise {
                 id: "t".into(),
@@ -371,7 +456,11 @@ mod tests {
                 intro: String::new(),
                 target_ms: 1_000,
                 share_tolerance_tenths: 20,
-                requests: vec![row("H1", 20, 70, 10), row("H2", 2_325, 65, 10), row("T", 50, 50, 0)],
+                requests: vec![
+                    row("H1", 20, 70, 10),
+                    row("H2", 2_325, 65, 10),
+                    row("T", 50, 50, 0),
+                ],
                 actions: vec![],
                 misconceptions: vec![],
             },
@@ -379,20 +468,30 @@ mod tests {
                 id: "c".into(),
                 title: String::new(),
                 intro: String::new(),
-                configs: vec![config("A", 2_400, 2_800), config("B", 1_600, 600), config("Z", 0, 0)],
+                configs: vec![
+                    config("A", 2_400, 2_800),
+                    config("B", 1_600, 600),
+                    config("Z", 0, 0),
+                ],
                 workloads: vec![
                     Workload {
                         id: "live-hints".into(),
                         name: String::new(),
                         description: String::new(),
-                        need: WorkloadNeed::Interactive { ttft_target_ms: 1_000 },
+                        need: WorkloadNeed::Interactive {
+                            ttft_target_ms: 1_000,
+                        },
                         answer: answer.clone(),
                     },
                     Workload {
                         id: "overnight-drafts".into(),
                         name: String::new(),
                         description: String::new(),
-                        need: WorkloadNeed::Batch { items: 5_000, output_tokens_per_item: 800, window_secs: 21_600 },
+                        need: WorkloadNeed::Batch {
+                            items: 5_000,
+                            output_tokens_per_item: 800,
+                            window_secs: 21_600,
+                        },
                         answer,
                     },
                 ],
@@ -412,17 +511,28 @@ mod tests {
                 followups: vec![],
                 answer_limit: 5_000,
             },
-            rubric: Rubric { dimensions: vec![], ready_at: 8, gate: String::new(), threshold_note: String::new() },
+            rubric: Rubric {
+                dimensions: vec![],
+                ready_at: 8,
+                gate: String::new(),
+                threshold_note: String::new(),
+            },
         }
     }
 
     fn check(text: &str, expected: Result<&str, TemplateError>) {
         let got = fill(text, &course());
-        assert_eq!(got.as_deref().map_err(Clone::clone), expected, "filling {text:?}");
+        assert_eq!(
+            got.as_deref().map_err(Clone::clone),
+            expected,
+            "filling {text:?}"
+        );
     }
 
     fn key_error(placeholder: &str) -> TemplateError {
-        TemplateError::UnknownKey { placeholder: placeholder.into() }
+        TemplateError::UnknownKey {
+            placeholder: placeholder.into(),
+        }
     }
 
     #[test]
@@ -437,11 +547,20 @@ mod tests {
     fn trace_rows() {
         check("{H2.share.queue_wait}", Ok("96.9%"));
         check("{H2.ttft}", Ok("2,400 ms"));
-        check("{H2.dominant} at {H2.dominant_share}", Ok("queue wait at 96.9%"));
+        check(
+            "{H2.dominant} at {H2.dominant_share}",
+            Ok("queue wait at 96.9%"),
+        );
         check("{H1.share.prefill}", Ok("70%"));
-        check("{H1.margin} to spare, {H2.over} over", Ok("900 ms to spare, 1,400 ms over"));
+        check(
+            "{H1.margin} to spare, {H2.over} over",
+            Ok("900 ms to spare, 1,400 ms over"),
+        );
         check("{H2.vllm_prefill}", Ok("75 ms"));
-        check("{T.dominant}, {T.dominant_share}", Ok("a tie between queue wait and prefill, 50%"));
+        check(
+            "{T.dominant}, {T.dominant_share}",
+            Ok("a tie between queue wait and prefill, 50%"),
+        );
     }
 
     #[test]
@@ -451,39 +570,89 @@ mod tests {
             Ok("40 ms + 310 ms + 10 ms = 360 ms"),
         );
         check("{worked.share.prefill}", Ok("86.1%"));
-        check("{worked.rate}, {worked.time_per_token}", Ok("40 tokens/s, 25 ms"));
-        check("{worked.tokens_after_first} in {worked.decode}", Ok("480 in 12,000 ms"));
-        check("{worked.end_to_end}; {worked.unseen}", Ok("12,360 ms; 90 ms"));
-        check("a {worked.prompt_tokens}-token prompt", Ok("a 3,000-token prompt"));
-        check("{worked.prompt_tokens.x}", Err(key_error("worked.prompt_tokens.x")));
+        check(
+            "{worked.rate}, {worked.time_per_token}",
+            Ok("40 tokens/s, 25 ms"),
+        );
+        check(
+            "{worked.tokens_after_first} in {worked.decode}",
+            Ok("480 in 12,000 ms"),
+        );
+        check(
+            "{worked.end_to_end}; {worked.unseen}",
+            Ok("12,360 ms; 90 ms"),
+        );
+        check(
+            "a {worked.prompt_tokens}-token prompt",
+            Ok("a 3,000-token prompt"),
+        );
+        check(
+            "{worked.prompt_tokens.x}",
+            Err(key_error("worked.prompt_tokens.x")),
+        );
     }
 
     #[test]
     fn workloads() {
         check("{overnight-drafts.total_tokens}", Ok("4,000,000"));
-        check("{overnight-drafts.time.A} and {overnight-drafts.time.B}", Ok("1,667 s and 2,500 s"));
+        check(
+            "{overnight-drafts.time.A} and {overnight-drafts.time.B}",
+            Ok("1,667 s and 2,500 s"),
+        );
     }
 
     #[test]
     fn errors_are_values() {
-        check("{H1.over}", Err(not_applicable("H1.over", "this request is within its target")));
-        check("{H2.margin}", Err(not_applicable("H2.margin", "this request is over its target")));
-        check("{H9.ttft}", Err(TemplateError::UnknownSubject { placeholder: "H9.ttft".into() }));
+        check(
+            "{H1.over}",
+            Err(not_applicable(
+                "H1.over",
+                "this request is within its target",
+            )),
+        );
+        check(
+            "{H2.margin}",
+            Err(not_applicable(
+                "H2.margin",
+                "this request is over its target",
+            )),
+        );
+        check(
+            "{H9.ttft}",
+            Err(TemplateError::UnknownSubject {
+                placeholder: "H9.ttft".into(),
+            }),
+        );
         check("{H1.latency}", Err(key_error("H1.latency")));
         check("{H1.share.decode}", Err(key_error("H1.share.decode")));
         check("{H1.ttft.extra}", Err(key_error("H1.ttft.extra")));
         check("{H1}", Err(key_error("H1")));
         check("{}", Err(key_error("")));
         check("{H1.share.prefill.x}", Err(key_error("H1.share.prefill.x")));
-        check("{overnight-drafts.time.C}", Err(key_error("overnight-drafts.time.C")));
-        check("{overnight-drafts.time}", Err(key_error("overnight-drafts.time")));
-        check("{live-hints.total_tokens}", Err(key_error("live-hints.total_tokens")));
+        check(
+            "{overnight-drafts.time.C}",
+            Err(key_error("overnight-drafts.time.C")),
+        );
+        check(
+            "{overnight-drafts.time}",
+            Err(key_error("overnight-drafts.time")),
+        );
+        check(
+            "{live-hints.total_tokens}",
+            Err(key_error("live-hints.total_tokens")),
+        );
         check(
             "{overnight-drafts.time.Z}",
-            Err(not_applicable("overnight-drafts.time.Z", "the configuration's throughput is zero")),
+            Err(not_applicable(
+                "overnight-drafts.time.Z",
+                "the configuration's throughput is zero",
+            )),
         );
         check("{live-hints.time.A}", Err(key_error("live-hints.time.A")));
-        check("{overnight-drafts.total_tokens.A}", Err(key_error("overnight-drafts.total_tokens.A")));
+        check(
+            "{overnight-drafts.total_tokens.A}",
+            Err(key_error("overnight-drafts.total_tokens.A")),
+        );
         check("ab {H1.ttft", Err(TemplateError::Unclosed { at: 3 }));
         check("{H1.{ttft}", Err(TemplateError::Unclosed { at: 0 }));
         check("a } b", Err(TemplateError::StrayClose { at: 2 }));
@@ -497,24 +666,44 @@ mod tests {
         let got = fill("{H1.ttft}", &c);
         assert!(matches!(got, Err(TemplateError::Timing { .. })), "{got:?}");
         let mut c = course();
-        c.trace_exercise.requests.push(c.trace_exercise.requests[0].clone());
-        assert_eq!(fill("{H1.ttft}", &c), Err(TemplateError::AmbiguousSubject { placeholder: "H1.ttft".into() }));
+        c.trace_exercise
+            .requests
+            .push(c.trace_exercise.requests[0].clone());
+        assert_eq!(
+            fill("{H1.ttft}", &c),
+            Err(TemplateError::AmbiguousSubject {
+                placeholder: "H1.ttft".into()
+            })
+        );
     }
 
     #[test]
     fn an_exercise_alone_fills_only_from_itself() {
         let c = course();
-        let alone = Sources { trace: Some(&c.trace_exercise), ..Sources::default() };
-        assert_eq!(fill_from("{H2.share.queue_wait}", &alone), Ok("96.9%".into()));
+        let alone = Sources {
+            trace: Some(&c.trace_exercise),
+            ..Sources::default()
+        };
+        assert_eq!(
+            fill_from("{H2.share.queue_wait}", &alone),
+            Ok("96.9%".into())
+        );
         for text in ["{worked.ttft}", "{overnight-drafts.total_tokens}"] {
             let placeholder = text.trim_matches(['{', '}']).to_owned();
-            assert_eq!(fill_from(text, &alone), Err(TemplateError::UnknownSubject { placeholder }), "{text}");
+            assert_eq!(
+                fill_from(text, &alone),
+                Err(TemplateError::UnknownSubject { placeholder }),
+                "{text}"
+            );
         }
     }
 
     #[test]
     fn errors_display_the_placeholder() {
-        assert_eq!(key_error("H1.latency").to_string(), "{H1.latency}: no such value for this subject");
+        assert_eq!(
+            key_error("H1.latency").to_string(),
+            "{H1.latency}: no such value for this subject"
+        );
         assert_eq!(
             TemplateError::Unclosed { at: 3 }.to_string(),
             "the `{` at byte 3 is never closed (write `{{` for a literal brace)"
@@ -524,7 +713,18 @@ mod tests {
     #[test]
     fn awkward_text_never_panics() {
         let c = course();
-        for text in ["{", "}", "{{{", "}}}", "{.}", "{..}", "{worked.}", "é{é}é", "{H1.share.}", "{{}}{}"] {
+        for text in [
+            "{",
+            "}",
+            "{{{",
+            "}}}",
+            "{.}",
+            "{..}",
+            "{worked.}",
+            "é{é}é",
+            "{H1.share.}",
+            "{{}}{}",
+        ] {
             let _ = fill(text, &c);
         }
     }

@@ -24,20 +24,21 @@
 //! rubric from the whole course, where a placeholder subject must name one
 //! thing only.
 
-use crate::exercises::trace_exercise::{expect, Misconception};
-use crate::exercises::config_choice::{plan, WorkloadPlan};
-use crate::content::{
-    Block, CauseClass, ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline, WorkloadNeed,
-};
 use crate::content::markup::{parse, Inline};
 use crate::content::template::{fill_from, Sources};
+use crate::content::{
+    Block, CauseClass, ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise,
+    WorkedTimeline, WorkloadNeed,
+};
+use crate::exercises::config_choice::{plan, WorkloadPlan};
+use crate::exercises::trace_exercise::{expect, Misconception};
 use crate::rubric::MAX_SCORE;
-use ttft_latency::split::{split_request, unseen_by_server, Dominant};
-use ttft_latency::time::Micros;
-use ttft_latency::timing::{Field, TimingError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
+use ttft_latency::split::{split_request, unseen_by_server, Dominant};
+use ttft_latency::time::Micros;
+use ttft_latency::timing::{Field, TimingError};
 
 /// One problem in the content: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +60,10 @@ struct Problems(Vec<ContentProblem>);
 
 impl Problems {
     fn add(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.0.push(ContentProblem { path: path.into(), message: message.into() });
+        self.0.push(ContentProblem {
+            path: path.into(),
+            message: message.into(),
+        });
     }
 
     /// Every id used more than once in `ids` (with the path of each repeat).
@@ -69,7 +73,10 @@ impl Problems {
             if id.trim().is_empty() {
                 self.add(path, format!("the {what} id is empty"));
             } else if let Some(first) = seen.get(id) {
-                self.add(path, format!("the {what} id \"{id}\" is already used at {first}"));
+                self.add(
+                    path,
+                    format!("the {what} id \"{id}\" is already used at {first}"),
+                );
             } else {
                 seen.insert(id, path);
             }
@@ -79,7 +86,11 @@ impl Problems {
 
 impl Problems {
     /// Every string fills from `sources` and leaves no markup as text.
-    fn prose<'a>(&mut self, sources: &Sources<'_>, strings: impl IntoIterator<Item = (String, &'a str)>) {
+    fn prose<'a>(
+        &mut self,
+        sources: &Sources<'_>,
+        strings: impl IntoIterator<Item = (String, &'a str)>,
+    ) {
         for (path, text) in strings {
             match fill_from(text, sources) {
                 Ok(filled) => {
@@ -97,7 +108,10 @@ impl Problems {
 /// asterisks, backticks or brackets.
 fn stray_markup(inlines: &[Inline]) -> Option<String> {
     inlines.iter().find_map(|inline| match inline {
-        Inline::Text(t) => ["*", "`", "](", "<"].into_iter().find(|d| t.contains(d)).map(|d| format!("`{d}` left as text in {t:?}")),
+        Inline::Text(t) => ["*", "`", "](", "<"]
+            .into_iter()
+            .find(|d| t.contains(d))
+            .map(|d| format!("`{d}` left as text in {t:?}")),
         Inline::Strong(inner) | Inline::Emphasis(inner) => stray_markup(inner),
         Inline::Link { text, .. } => stray_markup(text),
         Inline::Code(_) => None,
@@ -106,7 +120,10 @@ fn stray_markup(inlines: &[Inline]) -> Option<String> {
 
 /// The lesson's prose strings, each with its path.
 fn lesson_strings(l: &Lesson) -> Vec<(String, &str)> {
-    let mut all: Vec<(String, &str)> = vec![("lesson.title".into(), &l.title), ("lesson.summary".into(), &l.summary)];
+    let mut all: Vec<(String, &str)> = vec![
+        ("lesson.title".into(), &l.title),
+        ("lesson.summary".into(), &l.summary),
+    ];
     for (i, s) in l.sections.iter().enumerate() {
         let at = format!("lesson.sections[{i}]");
         all.push((format!("{at}.title"), &s.title));
@@ -114,12 +131,30 @@ fn lesson_strings(l: &Lesson) -> Vec<(String, &str)> {
             let at = format!("{at}.blocks[{b}]");
             match block {
                 Block::Paragraph { text } => all.push((format!("{at}.text"), text)),
-                Block::List { items, .. } => all.extend(items.iter().enumerate().map(|(k, t)| (format!("{at}.items[{k}]"), t.as_str()))),
-                Block::Table { caption, columns, rows } => {
+                Block::List { items, .. } => all.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| (format!("{at}.items[{k}]"), t.as_str())),
+                ),
+                Block::Table {
+                    caption,
+                    columns,
+                    rows,
+                } => {
                     all.push((format!("{at}.caption"), caption));
-                    all.extend(columns.iter().enumerate().map(|(k, t)| (format!("{at}.columns[{k}]"), t.as_str())));
+                    all.extend(
+                        columns
+                            .iter()
+                            .enumerate()
+                            .map(|(k, t)| (format!("{at}.columns[{k}]"), t.as_str())),
+                    );
                     for (r, row) in rows.iter().enumerate() {
-                        all.extend(row.iter().enumerate().map(|(k, t)| (format!("{at}.rows[{r}][{k}]"), t.as_str())));
+                        all.extend(
+                            row.iter()
+                                .enumerate()
+                                .map(|(k, t)| (format!("{at}.rows[{r}][{k}]"), t.as_str())),
+                        );
                     }
                 }
                 Block::Note { title, text } => {
@@ -132,9 +167,12 @@ fn lesson_strings(l: &Lesson) -> Vec<(String, &str)> {
                         all.push((format!("{at}.items[{k}].meaning"), &t.meaning));
                     }
                 }
-                Block::Checklist { items } => {
-                    all.extend(items.iter().enumerate().map(|(k, t)| (format!("{at}.items[{k}].text"), t.text.as_str())))
-                }
+                Block::Checklist { items } => all.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| (format!("{at}.items[{k}].text"), t.text.as_str())),
+                ),
                 Block::Sources { items } => {
                     for (k, s) in items.iter().enumerate() {
                         all.push((format!("{at}.items[{k}].title"), &s.title));
@@ -151,12 +189,27 @@ fn lesson_strings(l: &Lesson) -> Vec<(String, &str)> {
 /// The trace exercise's prose strings, each with its path.
 fn trace_strings(x: &TraceExercise) -> Vec<(String, &str)> {
     let base = "trace_exercise";
-    let mut all: Vec<(String, &str)> = vec![(format!("{base}.title"), &x.title), (format!("{base}.intro"), &x.intro)];
+    let mut all: Vec<(String, &str)> = vec![
+        (format!("{base}.title"), &x.title),
+        (format!("{base}.intro"), &x.intro),
+    ];
     for (i, r) in x.requests.iter().enumerate() {
-        all.extend(r.prompt_note.iter().map(|n| (format!("{base}.requests[{i}].prompt_note"), n.as_str())));
-        all.push((format!("{base}.requests[{i}].answer.reasoning"), &r.answer.reasoning));
+        all.extend(
+            r.prompt_note
+                .iter()
+                .map(|n| (format!("{base}.requests[{i}].prompt_note"), n.as_str())),
+        );
+        all.push((
+            format!("{base}.requests[{i}].answer.reasoning"),
+            &r.answer.reasoning,
+        ));
     }
-    all.extend(x.actions.iter().enumerate().map(|(i, a)| (format!("{base}.actions[{i}].label"), a.label.as_str())));
+    all.extend(
+        x.actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (format!("{base}.actions[{i}].label"), a.label.as_str())),
+    );
     for (i, m) in x.misconceptions.iter().enumerate() {
         all.push((format!("{base}.misconceptions[{i}].title"), &m.title));
         all.push((format!("{base}.misconceptions[{i}].text"), &m.text));
@@ -167,7 +220,10 @@ fn trace_strings(x: &TraceExercise) -> Vec<(String, &str)> {
 /// The configuration exercise's prose strings, each with its path.
 fn config_strings(x: &ConfigExercise) -> Vec<(String, &str)> {
     let base = "config_exercise";
-    let mut all: Vec<(String, &str)> = vec![(format!("{base}.title"), &x.title), (format!("{base}.intro"), &x.intro)];
+    let mut all: Vec<(String, &str)> = vec![
+        (format!("{base}.title"), &x.title),
+        (format!("{base}.intro"), &x.intro),
+    ];
     for (i, c) in x.configs.iter().enumerate() {
         all.push((format!("{base}.configs[{i}].weights"), &c.weights));
         all.push((format!("{base}.configs[{i}].quality_note"), &c.quality_note));
@@ -177,7 +233,12 @@ fn config_strings(x: &ConfigExercise) -> Vec<(String, &str)> {
         all.push((format!("{at}.name"), &w.name));
         all.push((format!("{at}.description"), &w.description));
         all.push((format!("{at}.answer.reasoning"), &w.answer.reasoning));
-        all.extend(w.answer.conditional.iter().enumerate().map(|(k, c)| (format!("{at}.answer.conditional[{k}].condition"), c.condition.as_str())));
+        all.extend(w.answer.conditional.iter().enumerate().map(|(k, c)| {
+            (
+                format!("{at}.answer.conditional[{k}].condition"),
+                c.condition.as_str(),
+            )
+        }));
     }
     for (i, e) in x.evidence.iter().enumerate() {
         all.push((format!("{base}.evidence[{i}].label"), &e.label));
@@ -188,12 +249,26 @@ fn config_strings(x: &ConfigExercise) -> Vec<(String, &str)> {
 
 /// The interview's and rubric's prose strings, each with its path.
 fn interview_strings<'a>(i: &'a Interview, r: &'a Rubric) -> Vec<(String, &'a str)> {
-    let mut all: Vec<(String, &str)> = [("title", &i.title), ("question", &i.question), ("scenario", &i.scenario), ("trace_rule", &i.trace_rule)]
-        .into_iter()
-        .map(|(at, s)| (format!("interview.{at}"), s.as_str()))
-        .collect();
-    for (name, list) in [("constraints", &i.constraints), ("deliverables", &i.deliverables), ("hints", &i.hints), ("reference_answer", &i.reference_answer)] {
-        all.extend(list.iter().enumerate().map(|(k, s)| (format!("interview.{name}[{k}]"), s.as_str())));
+    let mut all: Vec<(String, &str)> = [
+        ("title", &i.title),
+        ("question", &i.question),
+        ("scenario", &i.scenario),
+        ("trace_rule", &i.trace_rule),
+    ]
+    .into_iter()
+    .map(|(at, s)| (format!("interview.{at}"), s.as_str()))
+    .collect();
+    for (name, list) in [
+        ("constraints", &i.constraints),
+        ("deliverables", &i.deliverables),
+        ("hints", &i.hints),
+        ("reference_answer", &i.reference_answer),
+    ] {
+        all.extend(
+            list.iter()
+                .enumerate()
+                .map(|(k, s)| (format!("interview.{name}[{k}]"), s.as_str())),
+        );
     }
     for (k, f) in i.followups.iter().enumerate() {
         all.push((format!("interview.followups[{k}].question"), &f.question));
@@ -201,7 +276,12 @@ fn interview_strings<'a>(i: &'a Interview, r: &'a Rubric) -> Vec<(String, &'a st
     }
     for (k, d) in r.dimensions.iter().enumerate() {
         all.push((format!("rubric.dimensions[{k}].title"), &d.title));
-        all.extend(d.levels.iter().enumerate().map(|(n, s)| (format!("rubric.dimensions[{k}].levels[{n}]"), s.as_str())));
+        all.extend(
+            d.levels
+                .iter()
+                .enumerate()
+                .map(|(n, s)| (format!("rubric.dimensions[{k}].levels[{n}]"), s.as_str())),
+        );
     }
     all.push(("rubric.threshold_note".into(), &r.threshold_note));
     all
@@ -219,19 +299,46 @@ pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
     p.unique(
         "exercise",
         [
-            ("trace_exercise.id".to_owned(), course.trace_exercise.id.as_str()),
-            ("config_exercise.id".to_owned(), course.config_exercise.id.as_str()),
+            (
+                "trace_exercise.id".to_owned(),
+                course.trace_exercise.id.as_str(),
+            ),
+            (
+                "config_exercise.id".to_owned(),
+                course.config_exercise.id.as_str(),
+            ),
             ("interview.id".to_owned(), course.interview.id.as_str()),
         ],
     );
     // Placeholders name rows, workloads and `worked` in one namespace.
-    let rows = course.trace_exercise.requests.iter().enumerate().map(|(i, r)| (format!("trace_exercise.requests[{i}].id"), r.id.as_str()));
-    let workloads =
-        course.config_exercise.workloads.iter().enumerate().map(|(i, w)| (format!("config_exercise.workloads[{i}].id"), w.id.as_str()));
-    p.unique("placeholder subject", [("worked_timeline".to_owned(), "worked")].into_iter().chain(rows).chain(workloads));
+    let rows = course
+        .trace_exercise
+        .requests
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (format!("trace_exercise.requests[{i}].id"), r.id.as_str()));
+    let workloads = course
+        .config_exercise
+        .workloads
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (format!("config_exercise.workloads[{i}].id"), w.id.as_str()));
+    p.unique(
+        "placeholder subject",
+        [("worked_timeline".to_owned(), "worked")]
+            .into_iter()
+            .chain(rows)
+            .chain(workloads),
+    );
     let all = Sources::course(course);
     p.prose(&all, lesson_strings(&course.lesson));
-    p.prose(&all, [("worked_timeline.description".to_owned(), course.worked_timeline.description.as_str())]);
+    p.prose(
+        &all,
+        [(
+            "worked_timeline.description".to_owned(),
+            course.worked_timeline.description.as_str(),
+        )],
+    );
     p.prose(&all, interview_strings(&course.interview, &course.rubric));
     p.0
 }
@@ -239,13 +346,25 @@ pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
 /// Section ids and checklist item ids are unique.
 pub fn validate_lesson(lesson: &Lesson) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
-    p.unique("section", lesson.sections.iter().enumerate().map(|(i, s)| (format!("lesson.sections[{i}].id"), s.id.as_str())));
+    p.unique(
+        "section",
+        lesson
+            .sections
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("lesson.sections[{i}].id"), s.id.as_str())),
+    );
     for (i, s) in lesson.sections.iter().enumerate() {
-        let kebab = s.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && !s.id.starts_with('-')
-            && !s.id.ends_with('-');
+        let kebab =
+            s.id.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !s.id.starts_with('-')
+                && !s.id.ends_with('-');
         if !kebab {
-            p.add(format!("lesson.sections[{i}].id"), format!("\"{}\" is not a kebab-case anchor (a-z, 0-9 and -)", s.id));
+            p.add(
+                format!("lesson.sections[{i}].id"),
+                format!("\"{}\" is not a kebab-case anchor (a-z, 0-9 and -)", s.id),
+            );
         }
     }
     let mut items = Vec::new();
@@ -253,7 +372,10 @@ pub fn validate_lesson(lesson: &Lesson) -> Vec<ContentProblem> {
         for (j, b) in s.blocks.iter().enumerate() {
             if let Block::Checklist { items: list } = b {
                 for (k, item) in list.iter().enumerate() {
-                    items.push((format!("lesson.sections[{i}].blocks[{j}].items[{k}].id"), item.id.as_str()));
+                    items.push((
+                        format!("lesson.sections[{i}].blocks[{j}].items[{k}].id"),
+                        item.id.as_str(),
+                    ));
                 }
             }
         }
@@ -305,7 +427,10 @@ pub fn validate_worked_timeline(w: &WorkedTimeline) -> Vec<ContentProblem> {
     let s = match split_request(&w.request_trace()) {
         Ok(s) => s,
         Err(e) => {
-            p.add(format!("{base}.{}", timeline_field(e.field())), e.to_string());
+            p.add(
+                format!("{base}.{}", timeline_field(e.field())),
+                e.to_string(),
+            );
             return p.0;
         }
     };
@@ -322,29 +447,51 @@ pub fn validate_worked_timeline(w: &WorkedTimeline) -> Vec<ContentProblem> {
     ms("prefill_ms", e.prefill_ms, Some(s.split.prefill));
     ms("emit_ms", e.emit_ms, Some(s.split.emit));
     ms("ttft_ms", e.ttft_ms, Some(s.ttft()));
-    ms("time_per_token_ms", e.time_per_token_ms, s.decode.and_then(|d| d.time_per_token()));
+    ms(
+        "time_per_token_ms",
+        e.time_per_token_ms,
+        s.decode.and_then(|d| d.time_per_token()),
+    );
     ms("end_to_end_ms", e.end_to_end_ms, s.end_to_end);
     ms(
         "unseen_by_server_ms",
         e.unseen_by_server_ms,
-        Some(unseen_by_server(s.ttft(), Micros::from_ms(w.browser_first_text_ms))),
+        Some(unseen_by_server(
+            s.ttft(),
+            Micros::from_ms(w.browser_first_text_ms),
+        )),
     );
     let dominant = s.split.dominant();
     if dominant != Dominant::Single(e.dominant) {
-        p.add(format!("{base}.expected.dominant"), format!("states {} but the events give {dominant}", e.dominant));
+        p.add(
+            format!("{base}.expected.dominant"),
+            format!("states {} but the events give {dominant}", e.dominant),
+        );
     }
     match s.split.share(e.dominant).whole_percent() {
         Some(v) if v == e.dominant_share_percent => {}
         Some(v) => p.add(
             format!("{base}.expected.dominant_share_percent"),
-            format!("states {}% but {} is {v}% of TTFT", e.dominant_share_percent, e.dominant),
+            format!(
+                "states {}% but {} is {v}% of TTFT",
+                e.dominant_share_percent, e.dominant
+            ),
         ),
-        None => p.add(format!("{base}.expected.dominant_share_percent"), "TTFT is zero, so there is no share"),
+        None => p.add(
+            format!("{base}.expected.dominant_share_percent"),
+            "TTFT is zero, so there is no share",
+        ),
     }
     let rate = s.decode.and_then(|d| d.output_rate()).map(|r| r.round());
     if rate != Some(e.output_rate_tps as f64) {
         let got = rate.map_or_else(|| "no rate".to_owned(), |r| format!("{r} tokens/s"));
-        p.add(format!("{base}.expected.output_rate_tps"), format!("states {} tokens/s but the events give {got}", e.output_rate_tps));
+        p.add(
+            format!("{base}.expected.output_rate_tps"),
+            format!(
+                "states {} tokens/s but the events give {got}",
+                e.output_rate_tps
+            ),
+        );
     }
     p.0
 }
@@ -358,16 +505,34 @@ pub fn validate_trace_exercise(x: &TraceExercise) -> Vec<ContentProblem> {
         p.add(format!("{base}.target_ms"), "the target must be above zero");
     }
     if x.share_tolerance_tenths < 0 {
-        p.add(format!("{base}.share_tolerance_tenths"), "the tolerance cannot be below zero");
+        p.add(
+            format!("{base}.share_tolerance_tenths"),
+            "the tolerance cannot be below zero",
+        );
     }
     if x.requests.is_empty() {
         p.add(format!("{base}.requests"), "the exercise has no requests");
     }
-    p.unique("request", x.requests.iter().enumerate().map(|(i, r)| (format!("{base}.requests[{i}].id"), r.id.as_str())));
-    p.unique("action", x.actions.iter().enumerate().map(|(i, a)| (format!("{base}.actions[{i}].id"), a.id.as_str())));
+    p.unique(
+        "request",
+        x.requests
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("{base}.requests[{i}].id"), r.id.as_str())),
+    );
+    p.unique(
+        "action",
+        x.actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (format!("{base}.actions[{i}].id"), a.id.as_str())),
+    );
     p.unique(
         "misconception",
-        x.misconceptions.iter().enumerate().map(|(i, m)| (format!("{base}.misconceptions[{i}].id"), m.id.as_str())),
+        x.misconceptions
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (format!("{base}.misconceptions[{i}].id"), m.id.as_str())),
     );
     let target = Micros::from_ms(x.target_ms);
     for (i, row) in x.requests.iter().enumerate() {
@@ -386,15 +551,25 @@ pub fn validate_trace_exercise(x: &TraceExercise) -> Vec<ContentProblem> {
         let expected = expect(split, target);
         let a = &row.answer;
         if !expected.dominant.includes(a.dominant) {
-            p.add(format!("{at}.answer.dominant"), format!("{}: states {} but the parts give {}", row.id, a.dominant, expected.dominant));
+            p.add(
+                format!("{at}.answer.dominant"),
+                format!(
+                    "{}: states {} but the parts give {}",
+                    row.id, a.dominant, expected.dominant
+                ),
+            );
             continue;
         }
-        let stated_tenths = (a.share_percent.is_finite() && a.share_percent.abs() < 1e12).then(|| (a.share_percent * 10.0).round() as i64);
+        let stated_tenths = (a.share_percent.is_finite() && a.share_percent.abs() < 1e12)
+            .then(|| (a.share_percent * 10.0).round() as i64);
         let computed = split.share(a.dominant);
         if stated_tenths != computed.tenths() {
             p.add(
                 format!("{at}.answer.share_percent"),
-                format!("{}: states {}% but {} is {computed} of TTFT", row.id, a.share_percent, a.dominant),
+                format!(
+                    "{}: states {}% but {} is {computed} of TTFT",
+                    row.id, a.share_percent, a.dominant
+                ),
             );
         }
         if !expected.classes.contains(&a.investigate) {
@@ -411,29 +586,55 @@ pub fn validate_trace_exercise(x: &TraceExercise) -> Vec<ContentProblem> {
             );
         }
         if row.answer.reasoning.trim().is_empty() {
-            p.add(format!("{at}.answer.reasoning"), format!("{}: the reasoning is empty", row.id));
+            p.add(
+                format!("{at}.answer.reasoning"),
+                format!("{}: the reasoning is empty", row.id),
+            );
         }
         for class in &expected.classes {
             if !x.actions.iter().any(|act| act.class == *class) {
-                p.add(format!("{base}.actions"), format!("{}: no action offers the {} class this request needs", row.id, class_id(*class)));
+                p.add(
+                    format!("{base}.actions"),
+                    format!(
+                        "{}: no action offers the {} class this request needs",
+                        row.id,
+                        class_id(*class)
+                    ),
+                );
             }
         }
     }
     for m in Misconception::ALL {
         match x.misconceptions.iter().find(|t| t.id == m.id()) {
-            None => p.add(format!("{base}.misconceptions"), format!("no text for the misconception \"{}\"", m.id())),
-            Some(t) if t.text.trim().is_empty() || t.title.trim().is_empty() => {
-                p.add(format!("{base}.misconceptions"), format!("the misconception \"{}\" has an empty title or text", m.id()))
-            }
+            None => p.add(
+                format!("{base}.misconceptions"),
+                format!("no text for the misconception \"{}\"", m.id()),
+            ),
+            Some(t) if t.text.trim().is_empty() || t.title.trim().is_empty() => p.add(
+                format!("{base}.misconceptions"),
+                format!(
+                    "the misconception \"{}\" has an empty title or text",
+                    m.id()
+                ),
+            ),
             Some(_) => {}
         }
     }
     for (i, t) in x.misconceptions.iter().enumerate() {
         if Misconception::from_id(&t.id).is_none() {
-            p.add(format!("{base}.misconceptions[{i}].id"), format!("\"{}\" is not a misconception the checker names", t.id));
+            p.add(
+                format!("{base}.misconceptions[{i}].id"),
+                format!("\"{}\" is not a misconception the checker names", t.id),
+            );
         }
     }
-    p.prose(&Sources { trace: Some(x), ..Sources::default() }, trace_strings(x));
+    p.prose(
+        &Sources {
+            trace: Some(x),
+            ..Sources::default()
+        },
+        trace_strings(x),
+    );
     p.0
 }
 
@@ -442,20 +643,53 @@ pub fn validate_trace_exercise(x: &TraceExercise) -> Vec<ContentProblem> {
 pub fn validate_config_exercise(x: &ConfigExercise) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
     let base = "config_exercise";
-    p.unique("configuration", x.configs.iter().enumerate().map(|(i, c)| (format!("{base}.configs[{i}].id"), c.id.as_str())));
-    p.unique("workload", x.workloads.iter().enumerate().map(|(i, w)| (format!("{base}.workloads[{i}].id"), w.id.as_str())));
-    p.unique("evidence", x.evidence.iter().enumerate().map(|(i, e)| (format!("{base}.evidence[{i}].id"), e.id.as_str())));
+    p.unique(
+        "configuration",
+        x.configs
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("{base}.configs[{i}].id"), c.id.as_str())),
+    );
+    p.unique(
+        "workload",
+        x.workloads
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (format!("{base}.workloads[{i}].id"), w.id.as_str())),
+    );
+    p.unique(
+        "evidence",
+        x.evidence
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (format!("{base}.evidence[{i}].id"), e.id.as_str())),
+    );
     for (i, c) in x.configs.iter().enumerate() {
         let at = format!("{base}.configs[{i}]");
         if c.throughput_tps == 0 {
-            p.add(format!("{at}.throughput_tps"), format!("{}: throughput must be above zero", c.id));
+            p.add(
+                format!("{at}.throughput_tps"),
+                format!("{}: throughput must be above zero", c.id),
+            );
         }
         if c.p95_ttft_ms < 0 {
-            p.add(format!("{at}.p95_ttft_ms"), format!("{}: a latency cannot be below zero", c.id));
+            p.add(
+                format!("{at}.p95_ttft_ms"),
+                format!("{}: a latency cannot be below zero", c.id),
+            );
         }
-        for (field, v) in [("late_first_token_tenths", c.late_first_token_tenths), ("failed_or_rejected_tenths", c.failed_or_rejected_tenths)] {
+        for (field, v) in [
+            ("late_first_token_tenths", c.late_first_token_tenths),
+            ("failed_or_rejected_tenths", c.failed_or_rejected_tenths),
+        ] {
             if !(0..=1_000).contains(&v) {
-                p.add(format!("{at}.{field}"), format!("{}: a share in tenths of a percent runs from 0 to 1000, not {v}", c.id));
+                p.add(
+                    format!("{at}.{field}"),
+                    format!(
+                        "{}: a share in tenths of a percent runs from 0 to 1000, not {v}",
+                        c.id
+                    ),
+                );
             }
         }
     }
@@ -463,7 +697,10 @@ pub fn validate_config_exercise(x: &ConfigExercise) -> Vec<ContentProblem> {
         let at = format!("{base}.workloads[{i}]");
         if let WorkloadNeed::Interactive { ttft_target_ms } = w.need {
             if ttft_target_ms <= 0 {
-                p.add(format!("{at}.need.ttft_target_ms"), format!("{}: the target must be above zero", w.id));
+                p.add(
+                    format!("{at}.need.ttft_target_ms"),
+                    format!("{}: the target must be above zero", w.id),
+                );
             }
         }
         let plan = match plan(w, &x.configs) {
@@ -475,36 +712,71 @@ pub fn validate_config_exercise(x: &ConfigExercise) -> Vec<ContentProblem> {
         };
         let meets = |config: &str| -> Option<bool> {
             match &plan {
-                WorkloadPlan::Interactive { configs, .. } => configs.iter().find(|f| f.config == config).map(|f| f.meets_target),
-                WorkloadPlan::Batch(b) => b.configs.iter().find(|f| f.config == config).map(|f| f.fits),
+                WorkloadPlan::Interactive { configs, .. } => configs
+                    .iter()
+                    .find(|f| f.config == config)
+                    .map(|f| f.meets_target),
+                WorkloadPlan::Batch(b) => b
+                    .configs
+                    .iter()
+                    .find(|f| f.config == config)
+                    .map(|f| f.fits),
             }
         };
         match meets(&w.answer.choice) {
-            None => p.add(format!("{at}.answer.choice"), format!("{}: \"{}\" is not a configuration", w.id, w.answer.choice)),
+            None => p.add(
+                format!("{at}.answer.choice"),
+                format!("{}: \"{}\" is not a configuration", w.id, w.answer.choice),
+            ),
             Some(false) => p.add(
                 format!("{at}.answer.choice"),
-                format!("{}: the stated choice {} does not meet the workload's need on these figures", w.id, w.answer.choice),
+                format!(
+                    "{}: the stated choice {} does not meet the workload's need on these figures",
+                    w.id, w.answer.choice
+                ),
             ),
             Some(true) => {}
         }
         for (j, c) in w.answer.conditional.iter().enumerate() {
             let path = format!("{at}.answer.conditional[{j}].config");
             match meets(&c.config) {
-                None => p.add(path, format!("{}: \"{}\" is not a configuration", w.id, c.config)),
-                Some(_) if c.config == w.answer.choice => {
-                    p.add(path, format!("{}: {} is already the choice, so it cannot also be conditional", w.id, c.config))
-                }
-                Some(false) => p.add(path, format!("{}: {} cannot meet the need under any condition on these figures", w.id, c.config)),
+                None => p.add(
+                    path,
+                    format!("{}: \"{}\" is not a configuration", w.id, c.config),
+                ),
+                Some(_) if c.config == w.answer.choice => p.add(
+                    path,
+                    format!(
+                        "{}: {} is already the choice, so it cannot also be conditional",
+                        w.id, c.config
+                    ),
+                ),
+                Some(false) => p.add(
+                    path,
+                    format!(
+                        "{}: {} cannot meet the need under any condition on these figures",
+                        w.id, c.config
+                    ),
+                ),
                 Some(true) => {}
             }
         }
         for (j, id) in w.answer.evidence_needed.iter().enumerate() {
             if !x.evidence.iter().any(|e| &e.id == id) {
-                p.add(format!("{at}.answer.evidence_needed[{j}]"), format!("{}: \"{id}\" is not an evidence option", w.id));
+                p.add(
+                    format!("{at}.answer.evidence_needed[{j}]"),
+                    format!("{}: \"{id}\" is not an evidence option", w.id),
+                );
             }
         }
     }
-    p.prose(&Sources { config: Some(x), ..Sources::default() }, config_strings(x));
+    p.prose(
+        &Sources {
+            config: Some(x),
+            ..Sources::default()
+        },
+        config_strings(x),
+    );
     p.0
 }
 
@@ -513,26 +785,50 @@ pub fn validate_config_exercise(x: &ConfigExercise) -> Vec<ContentProblem> {
 pub fn validate_rubric(r: &Rubric) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
     let base = "rubric";
-    p.unique("dimension", r.dimensions.iter().enumerate().map(|(i, d)| (format!("{base}.dimensions[{i}].id"), d.id.as_str())));
+    p.unique(
+        "dimension",
+        r.dimensions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (format!("{base}.dimensions[{i}].id"), d.id.as_str())),
+    );
     for (i, d) in r.dimensions.iter().enumerate() {
         for (level, text) in d.levels.iter().enumerate() {
             if text.trim().is_empty() {
-                p.add(format!("{base}.dimensions[{i}].levels[{level}]"), format!("{}: what earns {level} is empty", d.id));
+                p.add(
+                    format!("{base}.dimensions[{i}].levels[{level}]"),
+                    format!("{}: what earns {level} is empty", d.id),
+                );
             }
         }
         if d.title.trim().is_empty() {
-            p.add(format!("{base}.dimensions[{i}].title"), format!("{}: the title is empty", d.id));
+            p.add(
+                format!("{base}.dimensions[{i}].title"),
+                format!("{}: the title is empty", d.id),
+            );
         }
     }
     if r.threshold_note.trim().is_empty() {
-        p.add(format!("{base}.threshold_note"), "say what the readiness threshold rests on");
+        p.add(
+            format!("{base}.threshold_note"),
+            "say what the readiness threshold rests on",
+        );
     }
     if !r.dimensions.iter().any(|d| d.id == r.gate) {
-        p.add(format!("{base}.gate"), format!("\"{}\" is not a dimension of the rubric", r.gate));
+        p.add(
+            format!("{base}.gate"),
+            format!("\"{}\" is not a dimension of the rubric", r.gate),
+        );
     }
     let max = r.dimensions.len() * usize::from(MAX_SCORE);
     if r.ready_at == 0 || usize::from(r.ready_at) > max {
-        p.add(format!("{base}.ready_at"), format!("{} cannot be a threshold on a total out of {max}", r.ready_at));
+        p.add(
+            format!("{base}.ready_at"),
+            format!(
+                "{} cannot be a threshold on a total out of {max}",
+                r.ready_at
+            ),
+        );
     }
     p.0
 }
@@ -542,35 +838,64 @@ pub fn validate_rubric(r: &Rubric) -> Vec<ContentProblem> {
 pub fn validate_interview(i: &Interview, rubric: &Rubric) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
     let base = "interview";
-    p.unique("follow-up", i.followups.iter().enumerate().map(|(k, f)| (format!("{base}.followups[{k}].id"), f.id.as_str())));
+    p.unique(
+        "follow-up",
+        i.followups
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (format!("{base}.followups[{k}].id"), f.id.as_str())),
+    );
     p.unique(
         "reference score dimension",
-        i.reference_scores.iter().enumerate().map(|(k, s)| (format!("{base}.reference_scores[{k}].dimension"), s.dimension.as_str())),
+        i.reference_scores.iter().enumerate().map(|(k, s)| {
+            (
+                format!("{base}.reference_scores[{k}].dimension"),
+                s.dimension.as_str(),
+            )
+        }),
     );
     for (k, s) in i.reference_scores.iter().enumerate() {
         let at = format!("{base}.reference_scores[{k}]");
         if !rubric.dimensions.iter().any(|d| d.id == s.dimension) {
-            p.add(format!("{at}.dimension"), format!("\"{}\" is not a rubric dimension", s.dimension));
+            p.add(
+                format!("{at}.dimension"),
+                format!("\"{}\" is not a rubric dimension", s.dimension),
+            );
         }
         if s.score > MAX_SCORE {
-            p.add(format!("{at}.score"), format!("{}: {} is above the maximum of {MAX_SCORE}", s.dimension, s.score));
+            p.add(
+                format!("{at}.score"),
+                format!(
+                    "{}: {} is above the maximum of {MAX_SCORE}",
+                    s.dimension, s.score
+                ),
+            );
         }
     }
     for d in &rubric.dimensions {
         if !i.reference_scores.iter().any(|s| s.dimension == d.id) {
-            p.add(format!("{base}.reference_scores"), format!("the reference answer has no score for \"{}\"", d.id));
+            p.add(
+                format!("{base}.reference_scores"),
+                format!("the reference answer has no score for \"{}\"", d.id),
+            );
         }
     }
     let total: u32 = i.reference_scores.iter().map(|s| u32::from(s.score)).sum();
     let max = rubric.dimensions.len() as u32 * u32::from(MAX_SCORE);
     if total != max {
-        p.add(format!("{base}.reference_scores"), format!("the reference scores total {total}, not {max}"));
+        p.add(
+            format!("{base}.reference_scores"),
+            format!("the reference scores total {total}, not {max}"),
+        );
     }
     if i.hints.is_empty() {
         p.add(format!("{base}.hints"), "there are no hints");
     }
     if i.answer_limit == 0 {
-        p.add(format!("{base}.answer_limit"), "the answer box would accept nothing");
+        p.add(
+            format!("{base}.answer_limit"),
+            "the answer box would accept nothing",
+        );
     }
     p.0
 }
@@ -578,9 +903,9 @@ pub fn validate_interview(i: &Interview, rubric: &Rubric) -> Vec<ContentProblem>
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::exercises::trace_exercise::tests::exercise as trace;
-    use crate::exercises::config_choice::tests::exercise as config;
     use crate::content::{ConditionalChoice, DimensionScore, Followup, WorkedExpected};
+    use crate::exercises::config_choice::tests::exercise as config;
+    use crate::exercises::trace_exercise::tests::exercise as trace;
     use crate::rubric::tests::rubric;
     use ttft_latency::split::Part;
 
@@ -620,7 +945,10 @@ pub(crate) mod tests {
     }
 
     fn interview() -> Interview {
-        let score = |d: &str, s| DimensionScore { dimension: d.into(), score: s };
+        let score = |d: &str, s| DimensionScore {
+            dimension: d.into(),
+            score: s,
+        };
         Interview {
             id: "interview".into(),
             title: String::new(),
@@ -631,8 +959,15 @@ pub(crate) mod tests {
             deliverables: vec![],
             hints: vec!["hint".into()],
             reference_answer: vec![],
-            reference_scores: ["latency_metrics", "clocks", "changes", "memory", "overload"].iter().map(|d| score(d, 2)).collect(),
-            followups: vec![Followup { id: "f1".into(), question: String::new(), answer: String::new() }],
+            reference_scores: ["latency_metrics", "clocks", "changes", "memory", "overload"]
+                .iter()
+                .map(|d| score(d, 2))
+                .collect(),
+            followups: vec![Followup {
+                id: "f1".into(),
+                question: String::new(),
+                answer: String::new(),
+            }],
             answer_limit: 5_000,
         }
     }
@@ -701,7 +1036,10 @@ pub(crate) mod tests {
         );
         let mut c = config();
         c.workloads[1].answer.reasoning = "{live_hints.total_tokens} {H2.ttft}".into();
-        let problems: Vec<String> = validate_config_exercise(&c).iter().map(|p| p.path.clone()).collect();
+        let problems: Vec<String> = validate_config_exercise(&c)
+            .iter()
+            .map(|p| p.path.clone())
+            .collect();
         assert_eq!(problems, ["config_exercise.workloads[1].answer.reasoning"]);
     }
 
@@ -713,7 +1051,11 @@ pub(crate) mod tests {
             study_minutes: 1,
             sections: ["overview", "Worked_Timeline", "-x"]
                 .iter()
-                .map(|id| crate::content::Section { id: (*id).into(), title: "t".into(), blocks: vec![] })
+                .map(|id| crate::content::Section {
+                    id: (*id).into(),
+                    title: "t".into(),
+                    blocks: vec![],
+                })
                 .collect(),
         };
         check(
@@ -750,9 +1092,16 @@ pub(crate) mod tests {
     fn config_choices_follow_the_arithmetic() {
         let mut x = config();
         x.workloads[0].answer.choice = "A".into();
-        x.workloads[0].answer.conditional.push(ConditionalChoice { config: "Z".into(), condition: String::new() });
+        x.workloads[0].answer.conditional.push(ConditionalChoice {
+            config: "Z".into(),
+            condition: String::new(),
+        });
         x.workloads[1].answer.evidence_needed.push("nope".into());
-        x.workloads[1].need = WorkloadNeed::Batch { items: 5_000, output_tokens_per_item: 800, window_secs: 2_000 };
+        x.workloads[1].need = WorkloadNeed::Batch {
+            items: 5_000,
+            output_tokens_per_item: 800,
+            window_secs: 2_000,
+        };
         x.configs[1].late_first_token_tenths = 1_001;
         check(
             validate_config_exercise(&x),

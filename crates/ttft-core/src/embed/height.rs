@@ -39,7 +39,10 @@ pub enum HeightMessage {
     /// H5P `hello`: answer `hello`.
     H5pHello,
     /// H5P `prepareResize`.
-    H5pPrepareResize { scroll_height: u32, client_height: u32 },
+    H5pPrepareResize {
+        scroll_height: u32,
+        client_height: u32,
+    },
     /// H5P `resize`: set the iframe to `scroll_height`.
     H5pResize { scroll_height: u32 },
 }
@@ -65,7 +68,9 @@ impl fmt::Display for MessageError {
             MessageError::NotOurs => f.write_str("not a height message"),
             MessageError::Version => f.write_str("a ttft-lab height message of an unknown version"),
             MessageError::Action { action } => write!(f, "H5P action \"{action}\" is not handled"),
-            MessageError::BadHeight { field } => write!(f, "{field} is not a height from 0 to {MAX_HEIGHT} pixels"),
+            MessageError::BadHeight { field } => {
+                write!(f, "{field} is not a height from 0 to {MAX_HEIGHT} pixels")
+            }
         }
     }
 }
@@ -75,7 +80,9 @@ impl std::error::Error for MessageError {}
 /// A height in 0..=MAX_HEIGHT from a JSON value, rounded up to a whole
 /// pixel (browsers report fractions).
 fn height(value: Option<&Value>, field: &str) -> Result<u32, MessageError> {
-    let bad = || MessageError::BadHeight { field: field.to_owned() };
+    let bad = || MessageError::BadHeight {
+        field: field.to_owned(),
+    };
     let h = value.and_then(Value::as_f64).ok_or_else(bad)?;
     if !h.is_finite() || h < 0.0 || h > f64::from(MAX_HEIGHT) {
         return Err(bad());
@@ -90,7 +97,9 @@ pub fn read_height_message(data: &Value) -> Result<HeightMessage, MessageError> 
         if data.get("version").and_then(Value::as_u64) != Some(1) {
             return Err(MessageError::Version);
         }
-        return Ok(HeightMessage::Own { height: height(data.get("height"), "height")? });
+        return Ok(HeightMessage::Own {
+            height: height(data.get("height"), "height")?,
+        });
     }
     if data.get("context").and_then(Value::as_str) != Some("h5p") {
         return Err(MessageError::NotOurs);
@@ -101,8 +110,12 @@ pub fn read_height_message(data: &Value) -> Result<HeightMessage, MessageError> 
             scroll_height: height(data.get("scrollHeight"), "scrollHeight")?,
             client_height: height(data.get("clientHeight"), "clientHeight")?,
         }),
-        Some("resize") => Ok(HeightMessage::H5pResize { scroll_height: height(data.get("scrollHeight"), "scrollHeight")? }),
-        other => Err(MessageError::Action { action: other.unwrap_or("").chars().take(40).collect() }),
+        Some("resize") => Ok(HeightMessage::H5pResize {
+            scroll_height: height(data.get("scrollHeight"), "scrollHeight")?,
+        }),
+        other => Err(MessageError::Action {
+            action: other.unwrap_or("").chars().take(40).collect(),
+        }),
     }
 }
 
@@ -147,12 +160,16 @@ impl H5pChild {
             return ChildAction::Nothing;
         }
         match data.get("action").and_then(Value::as_str) {
-            Some("ready") => ChildAction::Send { message: h5p_hello() },
+            Some("ready") => ChildAction::Send {
+                message: h5p_hello(),
+            },
             Some("hello") => {
                 self.friendly = true;
                 ChildAction::Remeasure
             }
-            Some("resizePrepared") => ChildAction::Send { message: h5p_resize(self.scroll_height) },
+            Some("resizePrepared") => ChildAction::Send {
+                message: h5p_resize(self.scroll_height),
+            },
             Some("resize") => ChildAction::Remeasure,
             _ => ChildAction::Nothing,
         }
@@ -169,20 +186,61 @@ mod tests {
 
     #[test]
     fn height_messages() {
-        check_message(own_height_message(812), Ok(HeightMessage::Own { height: 812 }));
-        check_message(json!({"type": "ttft-lab:height", "version": 1, "height": 99.2}), Ok(HeightMessage::Own { height: 100 }));
+        check_message(
+            own_height_message(812),
+            Ok(HeightMessage::Own { height: 812 }),
+        );
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 1, "height": 99.2}),
+            Ok(HeightMessage::Own { height: 100 }),
+        );
         check_message(h5p_hello(), Ok(HeightMessage::H5pHello));
-        check_message(h5p_prepare_resize(900, 600), Ok(HeightMessage::H5pPrepareResize { scroll_height: 900, client_height: 600 }));
-        check_message(h5p_resize(900), Ok(HeightMessage::H5pResize { scroll_height: 900 }));
+        check_message(
+            h5p_prepare_resize(900, 600),
+            Ok(HeightMessage::H5pPrepareResize {
+                scroll_height: 900,
+                client_height: 600,
+            }),
+        );
+        check_message(
+            h5p_resize(900),
+            Ok(HeightMessage::H5pResize { scroll_height: 900 }),
+        );
         let bad = |f: &str| Err(MessageError::BadHeight { field: f.into() });
-        check_message(json!({"type": "ttft-lab:height", "version": 1, "height": -5}), bad("height"));
-        check_message(json!({"type": "ttft-lab:height", "version": 1, "height": "500"}), bad("height"));
-        check_message(json!({"type": "ttft-lab:height", "version": 1, "height": null}), bad("height"));
-        check_message(json!({"type": "ttft-lab:height", "version": 1, "height": 1e12}), bad("height"));
-        check_message(json!({"type": "ttft-lab:height", "version": 1}), bad("height"));
-        check_message(json!({"type": "ttft-lab:height", "version": 2, "height": 5}), Err(MessageError::Version));
-        check_message(json!({"context": "h5p", "action": "resize"}), bad("scrollHeight"));
-        check_message(json!({"context": "h5p", "action": "setFullScreen"}), Err(MessageError::Action { action: "setFullScreen".into() }));
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 1, "height": -5}),
+            bad("height"),
+        );
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 1, "height": "500"}),
+            bad("height"),
+        );
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 1, "height": null}),
+            bad("height"),
+        );
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 1, "height": 1e12}),
+            bad("height"),
+        );
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 1}),
+            bad("height"),
+        );
+        check_message(
+            json!({"type": "ttft-lab:height", "version": 2, "height": 5}),
+            Err(MessageError::Version),
+        );
+        check_message(
+            json!({"context": "h5p", "action": "resize"}),
+            bad("scrollHeight"),
+        );
+        check_message(
+            json!({"context": "h5p", "action": "setFullScreen"}),
+            Err(MessageError::Action {
+                action: "setFullScreen".into(),
+            }),
+        );
         check_message(json!({"hello": "world"}), Err(MessageError::NotOurs));
         check_message(json!("a string"), Err(MessageError::NotOurs));
         assert_eq!(own_height_message(u32::MAX)["height"], json!(MAX_HEIGHT));
@@ -191,17 +249,36 @@ mod tests {
     #[test]
     fn the_h5p_handshake() {
         let mut child = H5pChild::default();
-        assert_eq!(child.on_size(900, 600), h5p_hello(), "before the parent answers, keep saying hello");
-        assert_eq!(child.on_parent_message(&json!({"context": "h5p", "action": "ready"})), ChildAction::Send { message: h5p_hello() });
-        assert_eq!(child.on_parent_message(&json!({"context": "h5p", "action": "hello"})), ChildAction::Remeasure);
+        assert_eq!(
+            child.on_size(900, 600),
+            h5p_hello(),
+            "before the parent answers, keep saying hello"
+        );
+        assert_eq!(
+            child.on_parent_message(&json!({"context": "h5p", "action": "ready"})),
+            ChildAction::Send {
+                message: h5p_hello()
+            }
+        );
+        assert_eq!(
+            child.on_parent_message(&json!({"context": "h5p", "action": "hello"})),
+            ChildAction::Remeasure
+        );
         assert!(child.friendly);
         assert_eq!(child.on_size(950, 600), h5p_prepare_resize(950, 600));
         assert_eq!(
             child.on_parent_message(&json!({"context": "h5p", "action": "resizePrepared"})),
-            ChildAction::Send { message: h5p_resize(950) }
+            ChildAction::Send {
+                message: h5p_resize(950)
+            }
         );
-        assert_eq!(child.on_parent_message(&json!({"context": "h5p", "action": "resize"})), ChildAction::Remeasure);
-        assert_eq!(child.on_parent_message(&json!({"context": "other", "action": "hello"})), ChildAction::Nothing);
+        assert_eq!(
+            child.on_parent_message(&json!({"context": "h5p", "action": "resize"})),
+            ChildAction::Remeasure
+        );
+        assert_eq!(
+            child.on_parent_message(&json!({"context": "other", "action": "hello"})),
+            ChildAction::Nothing
+        );
     }
-
 }

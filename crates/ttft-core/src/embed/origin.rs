@@ -44,13 +44,28 @@ pub enum OriginError {
 impl fmt::Display for OriginError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OriginError::Malformed { text } => write!(f, "\"{text}\" is not an origin: write it as https://host or https://host:port"),
-            OriginError::HasPath { text } => write!(f, "\"{text}\" has a path; an origin is only https://host[:port]"),
-            OriginError::Scheme { text } => write!(f, "\"{text}\" is not https; results are sent only to https origins"),
+            OriginError::Malformed { text } => write!(
+                f,
+                "\"{text}\" is not an origin: write it as https://host or https://host:port"
+            ),
+            OriginError::HasPath { text } => write!(
+                f,
+                "\"{text}\" has a path; an origin is only https://host[:port]"
+            ),
+            OriginError::Scheme { text } => write!(
+                f,
+                "\"{text}\" is not https; results are sent only to https origins"
+            ),
             OriginError::InsecureRemote { text } => {
-                write!(f, "\"{text}\" is plain http; http is accepted only for localhost and 127.0.0.1")
+                write!(
+                    f,
+                    "\"{text}\" is plain http; http is accepted only for localhost and 127.0.0.1"
+                )
             }
-            OriginError::Wildcard { text } => write!(f, "\"{text}\" would let any site receive results; name the site's origin"),
+            OriginError::Wildcard { text } => write!(
+                f,
+                "\"{text}\" would let any site receive results; name the site's origin"
+            ),
         }
     }
 }
@@ -90,7 +105,9 @@ pub fn parse_origin(text: &str) -> Result<Origin, OriginError> {
         _ => return Err(OriginError::Scheme { text: err_text }),
     };
     let port = match port {
-        Some(p) if p.trim_start_matches('0') != default_port => format!(":{}", p.trim_start_matches('0')),
+        Some(p) if p.trim_start_matches('0') != default_port => {
+            format!(":{}", p.trim_start_matches('0'))
+        }
         _ => String::new(),
     };
     if port == ":" {
@@ -109,23 +126,85 @@ pub(crate) mod tests {
 
     #[test]
     fn origins() {
-        assert_eq!(origin("https://LMS.example.edu/").as_str(), "https://lms.example.edu");
-        assert_eq!(origin("https://lms.example.edu:443").as_str(), "https://lms.example.edu");
-        assert_eq!(origin("https://lms.example.edu:8443").as_str(), "https://lms.example.edu:8443");
-        assert_eq!(origin("http://localhost:3000").as_str(), "http://localhost:3000");
+        assert_eq!(
+            origin("https://LMS.example.edu/").as_str(),
+            "https://lms.example.edu"
+        );
+        assert_eq!(
+            origin("https://lms.example.edu:443").as_str(),
+            "https://lms.example.edu"
+        );
+        assert_eq!(
+            origin("https://lms.example.edu:8443").as_str(),
+            "https://lms.example.edu:8443"
+        );
+        assert_eq!(
+            origin("http://localhost:3000").as_str(),
+            "http://localhost:3000"
+        );
         assert_eq!(origin("http://127.0.0.1").as_str(), "http://127.0.0.1");
         assert_eq!(origin("http://[::1]:80").as_str(), "http://[::1]");
         let e = |s: &str| parse_origin(s).unwrap_err();
         assert_eq!(e("*"), OriginError::Wildcard { text: "*".into() });
-        assert_eq!(e("null"), OriginError::Wildcard { text: "null".into() });
-        assert_eq!(e("http://lms.example.edu"), OriginError::InsecureRemote { text: "http://lms.example.edu".into() });
-        assert_eq!(e("https://lms.example.edu/course/1"), OriginError::HasPath { text: "https://lms.example.edu/course/1".into() });
-        assert_eq!(e("javascript://x"), OriginError::Scheme { text: "javascript://x".into() });
-        assert_eq!(e("lms.example.edu"), OriginError::Malformed { text: "lms.example.edu".into() });
-        assert_eq!(e("https://a@b.com"), OriginError::Malformed { text: "https://a@b.com".into() });
-        assert_eq!(e("https://b..com"), OriginError::Malformed { text: "https://b..com".into() });
-        assert_eq!(e("https://b.com:"), OriginError::Malformed { text: "https://b.com:".into() });
-        assert_eq!(e("https://b.com:0"), OriginError::Malformed { text: "https://b.com:0".into() });
-        assert_eq!(e("https://"), OriginError::Malformed { text: "https://".into() });
+        assert_eq!(
+            e("null"),
+            OriginError::Wildcard {
+                text: "null".into()
+            }
+        );
+        assert_eq!(
+            e("http://lms.example.edu"),
+            OriginError::InsecureRemote {
+                text: "http://lms.example.edu".into()
+            }
+        );
+        assert_eq!(
+            e("https://lms.example.edu/course/1"),
+            OriginError::HasPath {
+                text: "https://lms.example.edu/course/1".into()
+            }
+        );
+        assert_eq!(
+            e("javascript://x"),
+            OriginError::Scheme {
+                text: "javascript://x".into()
+            }
+        );
+        assert_eq!(
+            e("lms.example.edu"),
+            OriginError::Malformed {
+                text: "lms.example.edu".into()
+            }
+        );
+        assert_eq!(
+            e("https://a@b.com"),
+            OriginError::Malformed {
+                text: "https://a@b.com".into()
+            }
+        );
+        assert_eq!(
+            e("https://b..com"),
+            OriginError::Malformed {
+                text: "https://b..com".into()
+            }
+        );
+        assert_eq!(
+            e("https://b.com:"),
+            OriginError::Malformed {
+                text: "https://b.com:".into()
+            }
+        );
+        assert_eq!(
+            e("https://b.com:0"),
+            OriginError::Malformed {
+                text: "https://b.com:0".into()
+            }
+        );
+        assert_eq!(
+            e("https://"),
+            OriginError::Malformed {
+                text: "https://".into()
+            }
+        );
     }
 }

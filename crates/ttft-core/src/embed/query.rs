@@ -22,8 +22,14 @@ pub enum EmbedPart {
 
 impl EmbedPart {
     /// Every part, in the site's order.
-    pub const ALL: [EmbedPart; 6] =
-        [EmbedPart::Lesson, EmbedPart::Timeline, EmbedPart::Trace, EmbedPart::Choice, EmbedPart::Interview, EmbedPart::Import];
+    pub const ALL: [EmbedPart; 6] = [
+        EmbedPart::Lesson,
+        EmbedPart::Timeline,
+        EmbedPart::Trace,
+        EmbedPart::Choice,
+        EmbedPart::Interview,
+        EmbedPart::Import,
+    ];
 
     /// The value of `?part=`, as the app's router spells it.
     pub fn id(self) -> &'static str {
@@ -41,7 +47,9 @@ impl EmbedPart {
     pub fn title(self) -> &'static str {
         match self {
             EmbedPart::Lesson => "ttft-lab lesson: diagnosing a slow first token",
-            EmbedPart::Timeline => "ttft-lab worked timeline: split one request's time to first token",
+            EmbedPart::Timeline => {
+                "ttft-lab worked timeline: split one request's time to first token"
+            }
             EmbedPart::Trace => "ttft-lab exercise: find the dominant delay in a trace",
             EmbedPart::Choice => "ttft-lab exercise: choose a serving configuration",
             EmbedPart::Interview => "ttft-lab interview question with self-score",
@@ -192,8 +200,12 @@ fn is_same_origin_json_path(path: &str) -> bool {
         && path.len() <= 512
         && !path.starts_with('/')
         && path.ends_with(".json")
-        && path.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/' | b'~'))
-        && path.split('/').all(|seg| !seg.is_empty() && seg != ".." && seg != ".")
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/' | b'~'))
+        && path
+            .split('/')
+            .all(|seg| !seg.is_empty() && seg != ".." && seg != ".")
 }
 
 /// Reads the page's query string (with or without the leading `?`).
@@ -202,21 +214,31 @@ pub fn parse_query(query: &str) -> EmbedQuery {
     let mut q = EmbedQuery::default();
     let mut content = None;
     let mut src = None;
-    for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+    for pair in query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
         let Some(value) = percent_decode(raw) else {
-            q.problems.push(EmbedError::BadEscape { key: key.chars().take(40).collect() });
+            q.problems.push(EmbedError::BadEscape {
+                key: key.chars().take(40).collect(),
+            });
             continue;
         };
         match key {
             "part" => match EmbedPart::from_id(value.trim()) {
                 Some(p) => q.options.part = Some(p),
-                None => q.problems.push(EmbedError::UnknownPart { part: value.chars().take(40).collect() }),
+                None => q.problems.push(EmbedError::UnknownPart {
+                    part: value.chars().take(40).collect(),
+                }),
             },
             "embed" => match value.trim() {
                 "1" | "true" => q.options.embed = true,
                 "0" | "false" => q.options.embed = false,
-                other => q.problems.push(EmbedError::BadEmbedFlag { value: other.chars().take(40).collect() }),
+                other => q.problems.push(EmbedError::BadEmbedFlag {
+                    value: other.chars().take(40).collect(),
+                }),
             },
             "origin" => {
                 for text in value.split(',').filter(|t| !t.trim().is_empty()) {
@@ -229,7 +251,10 @@ pub fn parse_query(query: &str) -> EmbedQuery {
             }
             "content" => {
                 // base64url's alphabet, with padding tolerated.
-                if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'=')) {
+                if value
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'='))
+                {
                     content = Some(value);
                 } else {
                     q.problems.push(EmbedError::BadContent);
@@ -239,7 +264,9 @@ pub fn parse_query(query: &str) -> EmbedQuery {
                 if is_same_origin_json_path(value.trim()) {
                     src = Some(value.trim().to_owned());
                 } else {
-                    q.problems.push(EmbedError::BadSource { src: value.chars().take(80).collect() });
+                    q.problems.push(EmbedError::BadSource {
+                        src: value.chars().take(80).collect(),
+                    });
                 }
             }
             _ => {}
@@ -284,28 +311,77 @@ mod tests {
         );
         check(
             "part=choice&embed=yes&origin=*&origin=http%3A%2F%2Fevil.com&src=..%2Fsecret.json",
-            EmbedOptions { part: Some(EmbedPart::Choice), ..EmbedOptions::default() },
+            EmbedOptions {
+                part: Some(EmbedPart::Choice),
+                ..EmbedOptions::default()
+            },
             &[
-                EmbedError::BadEmbedFlag { value: "yes".into() },
-                EmbedError::Origin { error: OriginError::Wildcard { text: "*".into() } },
-                EmbedError::Origin { error: OriginError::InsecureRemote { text: "http://evil.com".into() } },
-                EmbedError::BadSource { src: "../secret.json".into() },
+                EmbedError::BadEmbedFlag {
+                    value: "yes".into(),
+                },
+                EmbedError::Origin {
+                    error: OriginError::Wildcard { text: "*".into() },
+                },
+                EmbedError::Origin {
+                    error: OriginError::InsecureRemote {
+                        text: "http://evil.com".into(),
+                    },
+                },
+                EmbedError::BadSource {
+                    src: "../secret.json".into(),
+                },
             ],
         );
         check(
             "part=trace&content=eyJhIjoxfQ",
-            EmbedOptions { part: Some(EmbedPart::Trace), content: Some(ContentSource::Inline { encoded: "eyJhIjoxfQ".into() }), ..EmbedOptions::default() },
+            EmbedOptions {
+                part: Some(EmbedPart::Trace),
+                content: Some(ContentSource::Inline {
+                    encoded: "eyJhIjoxfQ".into(),
+                }),
+                ..EmbedOptions::default()
+            },
             &[],
         );
         check(
             "src=exercises/week-3.json",
-            EmbedOptions { content: Some(ContentSource::Path { path: "exercises/week-3.json".into() }), ..EmbedOptions::default() },
+            EmbedOptions {
+                content: Some(ContentSource::Path {
+                    path: "exercises/week-3.json".into(),
+                }),
+                ..EmbedOptions::default()
+            },
             &[],
         );
-        check("src=x.json&content=abc", EmbedOptions::default(), &[EmbedError::BothSources]);
-        check("content=a%2Bb", EmbedOptions::default(), &[EmbedError::BadContent]);
-        check("part=%zz&part=nope", EmbedOptions::default(), &[EmbedError::BadEscape { key: "part".into() }, EmbedError::UnknownPart { part: "nope".into() }]);
-        for bad in ["//evil.com/x.json", "/abs.json", "https://x/y.json", "a/./b.json", "a b.json", "x.js", "a\\b.json"] {
+        check(
+            "src=x.json&content=abc",
+            EmbedOptions::default(),
+            &[EmbedError::BothSources],
+        );
+        check(
+            "content=a%2Bb",
+            EmbedOptions::default(),
+            &[EmbedError::BadContent],
+        );
+        check(
+            "part=%zz&part=nope",
+            EmbedOptions::default(),
+            &[
+                EmbedError::BadEscape { key: "part".into() },
+                EmbedError::UnknownPart {
+                    part: "nope".into(),
+                },
+            ],
+        );
+        for bad in [
+            "//evil.com/x.json",
+            "/abs.json",
+            "https://x/y.json",
+            "a/./b.json",
+            "a b.json",
+            "x.js",
+            "a\\b.json",
+        ] {
             assert!(!is_same_origin_json_path(bad), "{bad}");
         }
     }
@@ -316,7 +392,15 @@ mod tests {
             assert_eq!(EmbedPart::from_id(part.id()), Some(part));
             assert!(!part.title().is_empty());
         }
-        check("part=timeline&embed=1", EmbedOptions { part: Some(EmbedPart::Timeline), embed: true, ..EmbedOptions::default() }, &[]);
+        check(
+            "part=timeline&embed=1",
+            EmbedOptions {
+                part: Some(EmbedPart::Timeline),
+                embed: true,
+                ..EmbedOptions::default()
+            },
+            &[],
+        );
     }
 
     #[test]
@@ -324,8 +408,14 @@ mod tests {
         let q = parse_query("part=trace&embed=1&origin=https://lms.example.edu").options;
         assert_eq!(q.statement_targets(), &[origin("https://lms.example.edu")]);
         assert!(q.allows("https://lms.example.edu") && !q.allows("https://evil.example"));
-        assert!(parse_query("part=trace&embed=1").options.statement_targets().is_empty());
-        assert!(parse_query("part=trace&origin=https://lms.example.edu").options.statement_targets().is_empty());
+        assert!(parse_query("part=trace&embed=1")
+            .options
+            .statement_targets()
+            .is_empty());
+        assert!(parse_query("part=trace&origin=https://lms.example.edu")
+            .options
+            .statement_targets()
+            .is_empty());
     }
 
     proptest::proptest! {
@@ -358,5 +448,4 @@ mod tests {
             proptest::prop_assert_eq!(percent_decode(&percent_encode(&s)), Some(s));
         }
     }
-
 }

@@ -80,7 +80,10 @@ pub fn iframe_snippet(req: &SnippetRequest) -> String {
 pub fn resizer_script_tag(page_url: &str) -> String {
     let base = page_url.trim();
     let sep = if base.ends_with('/') { "" } else { "/" };
-    format!("<script src=\"{}\" defer></script>", escape_attribute(&format!("{base}{sep}ttft-lab-resizer.js")))
+    format!(
+        "<script src=\"{}\" defer></script>",
+        escape_attribute(&format!("{base}{sep}ttft-lab-resizer.js"))
+    )
 }
 
 /// What the Embed panel says about progress inside another site.
@@ -100,7 +103,9 @@ mod tests {
             page_url: "https://x.example/ttft-lab/\"><script>".into(),
             part: EmbedPart::Interview,
             origins: vec![origin("https://lms.example.edu")],
-            content: Some(ContentSource::Path { path: "a/b.json".into() }),
+            content: Some(ContentSource::Path {
+                path: "a/b.json".into(),
+            }),
             height: 640,
         };
         assert_eq!(
@@ -109,7 +114,10 @@ mod tests {
              title=\"ttft-lab interview question with self-score\" width=\"100%\" height=\"640\" loading=\"lazy\" style=\"border:0;width:100%\"></iframe>"
         );
         assert!(!iframe_snippet(&req).contains("sandbox"));
-        assert_eq!(resizer_script_tag("https://x.example/ttft-lab"), "<script src=\"https://x.example/ttft-lab/ttft-lab-resizer.js\" defer></script>");
+        assert_eq!(
+            resizer_script_tag("https://x.example/ttft-lab"),
+            "<script src=\"https://x.example/ttft-lab/ttft-lab-resizer.js\" defer></script>"
+        );
         // The URL the snippet names reads back to the same options.
         let url = embed_url(&req);
         let back = parse_query(url.split_once('?').unwrap().1);

@@ -22,14 +22,16 @@
 //! This module does not post anything or decide where statements go (see
 //! `embed` for the origin allow-list).
 
-use crate::exercises::trace_exercise::{LearnerAnswer, ShareEntry, TraceCheck};
-use crate::exercises::config_choice::{ChoiceError, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput};
 use crate::content::Rubric;
+use crate::exercises::config_choice::{
+    ChoiceError, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput,
+};
+use crate::exercises::trace_exercise::{LearnerAnswer, ShareEntry, TraceCheck};
 use crate::rubric::{RubricScore, MAX_SCORE};
-use ttft_latency::time::Micros;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use ttft_latency::time::Micros;
 
 /// ADL's verb for an exercise check.
 pub const VERB_ANSWERED: &str = "http://adlnet.gov/expapi/verbs/answered";
@@ -93,10 +95,18 @@ impl ActivityBase {
     /// adds the final `/` if missing.
     pub fn parse(text: &str) -> Result<ActivityBase, BadActivityBase> {
         let t = text.trim();
-        let bad = || BadActivityBase { text: t.chars().take(200).collect() };
-        let rest = t.strip_prefix("https://").or_else(|| t.strip_prefix("http://")).ok_or_else(bad)?;
+        let bad = || BadActivityBase {
+            text: t.chars().take(200).collect(),
+        };
+        let rest = t
+            .strip_prefix("https://")
+            .or_else(|| t.strip_prefix("http://"))
+            .ok_or_else(bad)?;
         let host = rest.split('/').next().unwrap_or("");
-        if host.is_empty() || t.contains(['?', '#', ' ', '"', '<', '>', '\\']) || t.chars().any(char::is_control) {
+        if host.is_empty()
+            || t.contains(['?', '#', ' ', '"', '<', '>', '\\'])
+            || t.chars().any(char::is_control)
+        {
             return Err(bad());
         }
         let slash = if t.ends_with('/') { "" } else { "/" };
@@ -105,7 +115,11 @@ impl ActivityBase {
 
     /// The activity id for `exercise_id` (percent-encoded where needed).
     pub fn activity_id(&self, exercise_id: &str) -> String {
-        format!("{}{}", self.0, crate::embed::query::percent_encode(exercise_id))
+        format!(
+            "{}{}",
+            self.0,
+            crate::embed::query::percent_encode(exercise_id)
+        )
     }
 }
 
@@ -127,7 +141,9 @@ pub struct LanguageMap {
 }
 
 fn en(text: &str) -> LanguageMap {
-    LanguageMap { en_us: text.to_owned() }
+    LanguageMap {
+        en_us: text.to_owned(),
+    }
 }
 
 /// An account identifier.
@@ -216,26 +232,49 @@ pub struct StatementContext {
 }
 
 fn score(raw: u32, max: u32) -> Score {
-    let scaled = if max == 0 { 0.0 } else { f64::from(raw.min(max)) / f64::from(max) };
+    let scaled = if max == 0 {
+        0.0
+    } else {
+        f64::from(raw.min(max)) / f64::from(max)
+    };
     // Three decimals are plenty for a dashboard and keep the JSON tidy.
-    Score { raw, min: 0, max, scaled: (scaled * 1_000.0).round() / 1_000.0 }
+    Score {
+        raw,
+        min: 0,
+        max,
+        scaled: (scaled * 1_000.0).round() / 1_000.0,
+    }
 }
 
-fn statement(ctx: &StatementContext, verb: (&str, &str), kind: &str, result: XapiResult) -> Statement {
+fn statement(
+    ctx: &StatementContext,
+    verb: (&str, &str),
+    kind: &str,
+    result: XapiResult,
+) -> Statement {
     let actor = match &ctx.actor {
         Actor::HostFills => None,
         Actor::Anonymous { home_page, name } => Some(Agent {
             object_type: "Agent".into(),
-            account: Account { home_page: home_page.clone(), name: name.clone() },
+            account: Account {
+                home_page: home_page.clone(),
+                name: name.clone(),
+            },
         }),
     };
     Statement {
         actor,
-        verb: Verb { id: verb.0.to_owned(), display: en(verb.1) },
+        verb: Verb {
+            id: verb.0.to_owned(),
+            display: en(verb.1),
+        },
         object: Activity {
             object_type: "Activity".into(),
             id: ctx.base.activity_id(&ctx.exercise_id),
-            definition: Definition { name: en(&ctx.exercise_name), kind: kind.to_owned() },
+            definition: Definition {
+                name: en(&ctx.exercise_name),
+                kind: kind.to_owned(),
+            },
         },
         result,
         timestamp: ctx.timestamp.clone(),
@@ -249,7 +288,12 @@ const SEP: &str = "[,]";
 /// first investigation) of every request; success when all are right,
 /// completion when none was left empty. The response lists each request's
 /// answers: `H1 prefill 70 within-target[,]H2 …`.
-pub fn trace_check(ctx: &StatementContext, check: &TraceCheck, request_ids: &[String], answers: &[LearnerAnswer]) -> Statement {
+pub fn trace_check(
+    ctx: &StatementContext,
+    check: &TraceCheck,
+    request_ids: &[String],
+    answers: &[LearnerAnswer],
+) -> Statement {
     let tally = check.tally();
     let max = u32::try_from(check.rows.len().saturating_mul(3)).unwrap_or(u32::MAX);
     let raw = u32::try_from(tally.correct).unwrap_or(u32::MAX);
@@ -265,7 +309,12 @@ pub fn trace_check(ctx: &StatementContext, check: &TraceCheck, request_ids: &[St
                 Some(ShareEntry::Text(t)) if !t.trim().is_empty() => t.trim().to_owned(),
                 _ => "-".to_owned(),
             };
-            let act = a.investigate.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or("-");
+            let act = a
+                .investigate
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .unwrap_or("-");
             format!("{id}: {dominant}; {share}; {act}")
         })
         .collect();
@@ -277,7 +326,12 @@ pub fn trace_check(ctx: &StatementContext, check: &TraceCheck, request_ids: &[St
         response: response.join(SEP),
         duration: iso8601_duration(ctx.duration),
     };
-    statement(ctx, (VERB_ANSWERED, "answered"), ACTIVITY_INTERACTION, result)
+    statement(
+        ctx,
+        (VERB_ANSWERED, "answered"),
+        ACTIVITY_INTERACTION,
+        result,
+    )
 }
 
 /// Fields right and fields asked in one workload's check: the choice, each
@@ -292,12 +346,20 @@ pub fn workload_points(check: &WorkloadCheck) -> (u32, u32) {
     add(check.choice == ChoiceVerdict::Correct);
     if let Some(n) = &check.numbers {
         add(n.total_tokens == NumberVerdict::Correct);
-        n.seconds.iter().for_each(|(_, v)| add(*v == NumberVerdict::Correct));
-        n.fits.iter().for_each(|(_, v)| add(*v == FitVerdict::Correct));
+        n.seconds
+            .iter()
+            .for_each(|(_, v)| add(*v == NumberVerdict::Correct));
+        n.fits
+            .iter()
+            .for_each(|(_, v)| add(*v == FitVerdict::Correct));
     }
     if let Some(n) = &check.interactive {
-        n.meets.iter().for_each(|(_, v)| add(*v == FitVerdict::Correct));
-        n.late.iter().for_each(|(_, v)| add(*v == NumberVerdict::Correct));
+        n.meets
+            .iter()
+            .for_each(|(_, v)| add(*v == FitVerdict::Correct));
+        n.late
+            .iter()
+            .for_each(|(_, v)| add(*v == NumberVerdict::Correct));
     }
     add(check.evidence.complete());
     (right, total)
@@ -319,17 +381,34 @@ pub fn config_check(
         raw = raw.saturating_add(r);
         max = max.saturating_add(t);
     }
-    let chosen = |i: usize| inputs.get(i).and_then(|x| x.choice.as_deref()).map(str::trim).filter(|s| !s.is_empty());
-    let response: Vec<String> =
-        workload_ids.iter().enumerate().map(|(i, id)| format!("{id}: {}", chosen(i).unwrap_or("-"))).collect();
+    let chosen = |i: usize| {
+        inputs
+            .get(i)
+            .and_then(|x| x.choice.as_deref())
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+    };
+    let response: Vec<String> = workload_ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| format!("{id}: {}", chosen(i).unwrap_or("-")))
+        .collect();
     let result = XapiResult {
         score: score(raw, max),
-        success: !checks.is_empty() && checks.iter().all(|c| c.as_ref().is_ok_and(WorkloadCheck::all_correct)),
+        success: !checks.is_empty()
+            && checks
+                .iter()
+                .all(|c| c.as_ref().is_ok_and(WorkloadCheck::all_correct)),
         completion: (0..workload_ids.len()).all(|i| chosen(i).is_some()),
         response: response.join(SEP),
         duration: iso8601_duration(ctx.duration),
     };
-    statement(ctx, (VERB_ANSWERED, "answered"), ACTIVITY_INTERACTION, result)
+    statement(
+        ctx,
+        (VERB_ANSWERED, "answered"),
+        ACTIVITY_INTERACTION,
+        result,
+    )
 }
 
 /// A saved self-score: raw is the total (of 10 for five dimensions),
@@ -337,7 +416,11 @@ pub fn config_check(
 /// The response lists the scores in rubric order: `latency_metrics=2[,]…`.
 pub fn self_score(ctx: &StatementContext, score_in: &RubricScore, rubric: &Rubric) -> Statement {
     let readiness = score_in.assess(rubric);
-    let scores: BTreeMap<&str, u8> = rubric.dimensions.iter().filter_map(|d| Some((d.id.as_str(), score_in.get(&d.id)?))).collect();
+    let scores: BTreeMap<&str, u8> = rubric
+        .dimensions
+        .iter()
+        .filter_map(|d| Some((d.id.as_str(), score_in.get(&d.id)?)))
+        .collect();
     let response: Vec<String> = rubric
         .dimensions
         .iter()
@@ -353,7 +436,12 @@ pub fn self_score(ctx: &StatementContext, score_in: &RubricScore, rubric: &Rubri
         response: response.join(SEP),
         duration: iso8601_duration(ctx.duration),
     };
-    statement(ctx, (VERB_COMPLETED, "completed"), ACTIVITY_ASSESSMENT, result)
+    statement(
+        ctx,
+        (VERB_COMPLETED, "completed"),
+        ACTIVITY_ASSESSMENT,
+        result,
+    )
 }
 
 /// The `type` of the message that carries a statement to the parent page.
@@ -375,8 +463,8 @@ pub fn statement_message(statement: &Statement) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exercises::trace_exercise::{check_trace, DominantChoice};
     use crate::exercises::config_choice::check_config;
+    use crate::exercises::trace_exercise::{check_trace, DominantChoice};
     use serde_json::json;
 
     fn check_duration(us: i64, expected: &str) {
@@ -426,7 +514,10 @@ mod tests {
         assert_eq!(m["type"], json!("ttft-lab:statement"));
         assert_eq!(m["version"], json!(1));
         assert_eq!(m["statement"], serde_json::to_value(&s).unwrap());
-        assert!(m["statement"].get("actor").is_none(), "the host adds the actor");
+        assert!(
+            m["statement"].get("actor").is_none(),
+            "the host adds the actor"
+        );
     }
 
     #[test]
@@ -441,7 +532,11 @@ mod tests {
                 ttft_latency::split::Part::Emit => DominantChoice::Emit,
             }),
             share_percent: Some(ShareEntry::Number(first.answer.share_percent)),
-            investigate: x.actions.iter().find(|a| a.class == first.answer.investigate).map(|a| a.id.clone()),
+            investigate: x
+                .actions
+                .iter()
+                .find(|a| a.class == first.answer.investigate)
+                .map(|a| a.id.clone()),
         };
         let answers = vec![right.clone()];
         let checked = check_trace(&x, &answers);
@@ -480,19 +575,50 @@ mod tests {
     fn a_config_check() {
         let x = crate::exercises::config_choice::tests::exercise();
         let ids: Vec<String> = x.workloads.iter().map(|w| w.id.clone()).collect();
-        let inputs: Vec<WorkloadInput> =
-            x.workloads.iter().map(|w| WorkloadInput { choice: Some(w.answer.choice.clone()), ..WorkloadInput::default() }).collect();
+        let inputs: Vec<WorkloadInput> = x
+            .workloads
+            .iter()
+            .map(|w| WorkloadInput {
+                choice: Some(w.answer.choice.clone()),
+                ..WorkloadInput::default()
+            })
+            .collect();
         let checks = check_config(&x, &inputs);
-        let expected_points: (u32, u32) = checks.iter().map(|c| c.as_ref().map_or((0, 1), workload_points)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        let s = config_check(&ctx(Actor::Anonymous { home_page: "https://lms.example.edu".into(), name: "session-7f3a".into() }), &checks, &ids, &inputs);
+        let expected_points: (u32, u32) = checks
+            .iter()
+            .map(|c| c.as_ref().map_or((0, 1), workload_points))
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let s = config_check(
+            &ctx(Actor::Anonymous {
+                home_page: "https://lms.example.edu".into(),
+                name: "session-7f3a".into(),
+            }),
+            &checks,
+            &ids,
+            &inputs,
+        );
         let v = serde_json::to_value(&s).unwrap();
-        assert_eq!(v["actor"], json!({"objectType": "Agent", "account": {"homePage": "https://lms.example.edu", "name": "session-7f3a"}}));
+        assert_eq!(
+            v["actor"],
+            json!({"objectType": "Agent", "account": {"homePage": "https://lms.example.edu", "name": "session-7f3a"}})
+        );
         assert_eq!(v["result"]["score"]["raw"], json!(expected_points.0));
         assert_eq!(v["result"]["score"]["max"], json!(expected_points.1));
-        assert!(expected_points.0 >= ids.len() as u32, "every choice is right");
+        assert!(
+            expected_points.0 >= ids.len() as u32,
+            "every choice is right"
+        );
         assert_eq!(v["result"]["completion"], json!(true));
-        assert_eq!(v["result"]["success"], json!(false), "numbers and evidence were left empty");
-        let response: Vec<String> = x.workloads.iter().map(|w| format!("{}: {}", w.id, w.answer.choice)).collect();
+        assert_eq!(
+            v["result"]["success"],
+            json!(false),
+            "numbers and evidence were left empty"
+        );
+        let response: Vec<String> = x
+            .workloads
+            .iter()
+            .map(|w| format!("{}: {}", w.id, w.answer.choice))
+            .collect();
         assert_eq!(v["result"]["response"], json!(response.join("[,]")));
     }
 
@@ -500,7 +626,13 @@ mod tests {
     fn a_saved_self_score() {
         let rubric = crate::rubric::tests::rubric();
         let mut s = RubricScore::default();
-        for (d, v) in [("latency_metrics", 2), ("clocks", 2), ("changes", 1), ("memory", 2), ("overload", 1)] {
+        for (d, v) in [
+            ("latency_metrics", 2),
+            ("clocks", 2),
+            ("changes", 1),
+            ("memory", 2),
+            ("overload", 1),
+        ] {
             s.set(d, v).unwrap();
         }
         let mut c = ctx(Actor::HostFills);
@@ -528,13 +660,27 @@ mod tests {
         );
         s.clear("overload");
         let v = serde_json::to_value(self_score(&c, &s, &rubric)).unwrap();
-        assert_eq!((v["result"]["success"].clone(), v["result"]["completion"].clone()), (json!(false), json!(false)));
-        assert!(v["result"]["response"].as_str().unwrap().ends_with("overload=-"));
+        assert_eq!(
+            (
+                v["result"]["success"].clone(),
+                v["result"]["completion"].clone()
+            ),
+            (json!(false), json!(false))
+        );
+        assert!(v["result"]["response"]
+            .as_str()
+            .unwrap()
+            .ends_with("overload=-"));
     }
 
     #[test]
     fn activity_bases() {
-        assert_eq!(ActivityBase::parse("https://x.edu/a/").unwrap().activity_id("id one"), "https://x.edu/a/id%20one");
+        assert_eq!(
+            ActivityBase::parse("https://x.edu/a/")
+                .unwrap()
+                .activity_id("id one"),
+            "https://x.edu/a/id%20one"
+        );
         assert!(ActivityBase::parse("ftp://x.edu").is_err());
         assert!(ActivityBase::parse("https://").is_err());
         assert!(ActivityBase::parse("https://x.edu/?q").is_err());

@@ -15,13 +15,15 @@
 //! states that (`answer.choice` and its conditions), and `validate` checks
 //! the stated choice against this arithmetic. It does not render anything.
 
+use crate::content::{
+    ConfigExercise, EvidenceOption, QualityStatus, ServingConfig, Workload, WorkloadNeed,
+};
 use crate::exercises::number::{parse_quantity, NumberError, Unit};
-use crate::content::{ConfigExercise, EvidenceOption, QualityStatus, ServingConfig, Workload, WorkloadNeed};
-use ttft_latency::split::format_tenths;
-use ttft_latency::time::{group_thousands, Micros};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use ttft_latency::split::format_tenths;
+use ttft_latency::time::{group_thousands, Micros};
 
 // ---------------------------------------------------------------- the arithmetic
 
@@ -71,7 +73,10 @@ pub struct InteractiveFit {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum WorkloadPlan {
     /// A person is waiting for the first token.
-    Interactive { target: Micros, configs: Vec<InteractiveFit> },
+    Interactive {
+        target: Micros,
+        configs: Vec<InteractiveFit>,
+    },
     /// A batch must finish within a window.
     Batch(BatchPlan),
 }
@@ -90,9 +95,14 @@ impl fmt::Display for ChoiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ChoiceError::TotalOverflows { workload } => {
-                write!(f, "{workload}: items × tokens per item is too large to compute")
+                write!(
+                    f,
+                    "{workload}: items × tokens per item is too large to compute"
+                )
             }
-            ChoiceError::NegativeWindow { workload } => write!(f, "{workload}: the window is below zero"),
+            ChoiceError::NegativeWindow { workload } => {
+                write!(f, "{workload}: the window is below zero")
+            }
         }
     }
 }
@@ -118,15 +128,30 @@ pub fn plan(workload: &Workload, configs: &[ServingConfig]) -> Result<WorkloadPl
                 .collect();
             Ok(WorkloadPlan::Interactive { target, configs })
         }
-        WorkloadNeed::Batch { items, output_tokens_per_item, window_secs } => {
-            let total_tokens = items
-                .checked_mul(output_tokens_per_item)
-                .ok_or_else(|| ChoiceError::TotalOverflows { workload: workload.id.clone() })?;
+        WorkloadNeed::Batch {
+            items,
+            output_tokens_per_item,
+            window_secs,
+        } => {
+            let total_tokens = items.checked_mul(output_tokens_per_item).ok_or_else(|| {
+                ChoiceError::TotalOverflows {
+                    workload: workload.id.clone(),
+                }
+            })?;
             if window_secs < 0 {
-                return Err(ChoiceError::NegativeWindow { workload: workload.id.clone() });
+                return Err(ChoiceError::NegativeWindow {
+                    workload: workload.id.clone(),
+                });
             }
-            let configs = configs.iter().map(|c| fit_batch(c, total_tokens, window_secs)).collect();
-            Ok(WorkloadPlan::Batch(BatchPlan { total_tokens, window_secs, configs }))
+            let configs = configs
+                .iter()
+                .map(|c| fit_batch(c, total_tokens, window_secs))
+                .collect();
+            Ok(WorkloadPlan::Batch(BatchPlan {
+                total_tokens,
+                window_secs,
+                configs,
+            }))
         }
     }
 }
@@ -142,7 +167,13 @@ fn fit_batch(c: &ServingConfig, total: u64, window_secs: i64) -> BatchFit {
     };
     // total / tps <= window  <=>  total <= window * tps, exactly.
     let fits = tps > 0 && u128::from(total) <= (window_secs.max(0) as u128) * u128::from(tps);
-    BatchFit { config: c.id.clone(), throughput_tps: tps, seconds, rounded, fits }
+    BatchFit {
+        config: c.id.clone(),
+        throughput_tps: tps,
+        seconds,
+        rounded,
+        fits,
+    }
 }
 
 impl BatchFit {
@@ -150,7 +181,10 @@ impl BatchFit {
     /// second)", or why it never finishes.
     pub fn describe(&self, total_tokens: u64) -> String {
         match self.seconds {
-            None => format!("{} has no throughput, so the batch never finishes", self.config),
+            None => format!(
+                "{} has no throughput, so the batch never finishes",
+                self.config
+            ),
             Some(s) if self.rounded => {
                 let hundredths = (u128::from(total_tokens) * 200 + u128::from(self.throughput_tps))
                     / (2 * u128::from(self.throughput_tps));
@@ -238,7 +272,9 @@ impl UnitSlip {
         match self {
             UnitSlip::Minutes => "this is the time in minutes; the answer asks for seconds",
             UnitSlip::Hours => "this is the time in hours; the answer asks for seconds",
-            UnitSlip::Milliseconds => "this is the time in milliseconds; the answer asks for seconds",
+            UnitSlip::Milliseconds => {
+                "this is the time in milliseconds; the answer asks for seconds"
+            }
             UnitSlip::Millions => "this is the count in millions; write the number of tokens",
             UnitSlip::Thousands => "this is the count in thousands; write the number of tokens",
             UnitSlip::Fraction => "this is a fraction; write the share as a percent",
@@ -255,12 +291,18 @@ pub enum NumberVerdict {
     /// Within 5%.
     Close,
     /// Right, but in another unit than the one asked for.
-    WrongUnit { slip: UnitSlip },
+    WrongUnit {
+        slip: UnitSlip,
+    },
     /// Wrong; the expected value, as the course writes it.
-    Wrong { expected: String },
+    Wrong {
+        expected: String,
+    },
     Missing,
     /// The text could not be read as a number.
-    Unreadable { error: NumberError },
+    Unreadable {
+        error: NumberError,
+    },
 }
 
 /// The verdict on a yes/no answer.
@@ -283,7 +325,11 @@ pub struct EvidenceNote {
 
 impl From<&EvidenceOption> for EvidenceNote {
     fn from(o: &EvidenceOption) -> EvidenceNote {
-        EvidenceNote { id: o.id.clone(), label: o.label.clone(), why: o.why.clone() }
+        EvidenceNote {
+            id: o.id.clone(),
+            label: o.label.clone(),
+            why: o.why.clone(),
+        }
     }
 }
 
@@ -356,7 +402,10 @@ impl WorkloadCheck {
             n.meets.iter().all(|(_, v)| *v == FitVerdict::Correct)
                 && n.late.iter().all(|(_, v)| *v == NumberVerdict::Correct)
         });
-        self.choice == ChoiceVerdict::Correct && numbers_ok && interactive_ok && self.evidence.complete()
+        self.choice == ChoiceVerdict::Correct
+            && numbers_ok
+            && interactive_ok
+            && self.evidence.complete()
     }
 
     /// One sentence for the page's live region: the choice, how many of the
@@ -397,7 +446,10 @@ impl WorkloadCheck {
             }
             format!("evidence: {}", parts.join(", "))
         };
-        format!("{choice}; {right} of {} answers right; {evidence}", verdicts.len())
+        format!(
+            "{choice}; {right} of {} answers right; {evidence}",
+            verdicts.len()
+        )
     }
 }
 
@@ -433,14 +485,25 @@ fn reason_against(config: &ServingConfig, plan: &WorkloadPlan) -> String {
                 group_thousands(b.window_secs.max(0) as u64)
             ),
             _ => match quality {
-                Some(note) => format!("{} fits the window, but its quality checks say: {note}.", config.id),
-                None => format!("{} is not the choice the measurements support for this workload.", config.id),
+                Some(note) => format!(
+                    "{} fits the window, but its quality checks say: {note}.",
+                    config.id
+                ),
+                None => format!(
+                    "{} is not the choice the measurements support for this workload.",
+                    config.id
+                ),
             },
         },
     }
 }
 
-fn check_choice(exercise: &ConfigExercise, workload: &Workload, plan: &WorkloadPlan, chosen: Option<&str>) -> ChoiceVerdict {
+fn check_choice(
+    exercise: &ConfigExercise,
+    workload: &Workload,
+    plan: &WorkloadPlan,
+    chosen: Option<&str>,
+) -> ChoiceVerdict {
     let Some(id) = chosen.map(str::trim).filter(|s| !s.is_empty()) else {
         return ChoiceVerdict::Missing;
     };
@@ -448,11 +511,17 @@ fn check_choice(exercise: &ConfigExercise, workload: &Workload, plan: &WorkloadP
         return ChoiceVerdict::Correct;
     }
     if let Some(c) = workload.answer.conditional.iter().find(|c| c.config == id) {
-        return ChoiceVerdict::Conditional { condition: c.condition.clone() };
+        return ChoiceVerdict::Conditional {
+            condition: c.condition.clone(),
+        };
     }
     match exercise.configs.iter().find(|c| c.id == id) {
-        Some(config) => ChoiceVerdict::Wrong { reason: reason_against(config, plan) },
-        None => ChoiceVerdict::Wrong { reason: format!("There is no configuration \"{id}\" in this exercise.") },
+        Some(config) => ChoiceVerdict::Wrong {
+            reason: reason_against(config, plan),
+        },
+        None => ChoiceVerdict::Wrong {
+            reason: format!("There is no configuration \"{id}\" in this exercise."),
+        },
     }
 }
 
@@ -470,7 +539,8 @@ fn near(value: i128, num: u128, den: u128, pct: u128) -> bool {
     else {
         return false;
     };
-    num.checked_mul(1_000 * pct).is_some_and(|limit| diff.unsigned_abs().saturating_mul(100) <= limit)
+    num.checked_mul(1_000 * pct)
+        .is_some_and(|limit| diff.unsigned_abs().saturating_mul(100) <= limit)
 }
 
 /// Checks a time to finish in seconds against `total / tps`.
@@ -483,7 +553,12 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
     let expected = if tps == 0 {
         "never (no throughput)".to_owned()
     } else {
-        format!("{} s", group_thousands(((2 * u128::from(total) + u128::from(tps)) / (2 * u128::from(tps))) as u64))
+        format!(
+            "{} s",
+            group_thousands(
+                ((2 * u128::from(total) + u128::from(tps)) / (2 * u128::from(tps))) as u64
+            )
+        )
     };
     if tps == 0 {
         return NumberVerdict::Wrong { expected };
@@ -507,9 +582,11 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
         return NumberVerdict::Close;
     }
     if matches!(q.unit, None | Some(Unit::Seconds)) {
-        for (slip, scale_num, scale_den) in
-            [(UnitSlip::Minutes, 60, 1), (UnitSlip::Hours, 3_600, 1), (UnitSlip::Milliseconds, 1, 1_000)]
-        {
+        for (slip, scale_num, scale_den) in [
+            (UnitSlip::Minutes, 60, 1),
+            (UnitSlip::Hours, 3_600, 1),
+            (UnitSlip::Milliseconds, 1, 1_000),
+        ] {
             if near(v * scale_num / scale_den, num, den, 1) {
                 return NumberVerdict::WrongUnit { slip };
             }
@@ -542,8 +619,11 @@ pub fn check_late(text: Option<&str>, tenths: i64) -> NumberVerdict {
     if (v - exact).abs() <= 1_000 {
         return NumberVerdict::Close;
     }
-    if q.unit.is_none() && v <= 1_000 && exact != 0 && (v * 100 - exact).abs() <= precision.max(500) {
-        return NumberVerdict::WrongUnit { slip: UnitSlip::Fraction };
+    if q.unit.is_none() && v <= 1_000 && exact != 0 && (v * 100 - exact).abs() <= precision.max(500)
+    {
+        return NumberVerdict::WrongUnit {
+            slip: UnitSlip::Fraction,
+        };
     }
     NumberVerdict::Wrong { expected }
 }
@@ -558,21 +638,33 @@ pub fn check_total(text: Option<&str>, total: u64) -> NumberVerdict {
     let v = i128::from(q.number.thousandths);
     let exact = i128::from(total) * 1_000;
     if !matches!(q.unit, None | Some(Unit::Tokens)) {
-        return NumberVerdict::Wrong { expected: group_thousands(total) };
+        return NumberVerdict::Wrong {
+            expected: group_thousands(total),
+        };
     }
     if v == exact {
         return NumberVerdict::Correct;
     }
     if v * 1_000_000 == exact {
-        return NumberVerdict::WrongUnit { slip: UnitSlip::Millions };
+        return NumberVerdict::WrongUnit {
+            slip: UnitSlip::Millions,
+        };
     }
     if v * 1_000 == exact {
-        return NumberVerdict::WrongUnit { slip: UnitSlip::Thousands };
+        return NumberVerdict::WrongUnit {
+            slip: UnitSlip::Thousands,
+        };
     }
-    NumberVerdict::Wrong { expected: group_thousands(total) }
+    NumberVerdict::Wrong {
+        expected: group_thousands(total),
+    }
 }
 
-fn check_evidence(exercise: &ConfigExercise, workload: &Workload, ticked: &[String]) -> EvidenceCheck {
+fn check_evidence(
+    exercise: &ConfigExercise,
+    workload: &Workload,
+    ticked: &[String],
+) -> EvidenceCheck {
     let needed = &workload.answer.evidence_needed;
     let mut out = EvidenceCheck::default();
     let mut seen: Vec<&str> = Vec::new();
@@ -607,7 +699,11 @@ pub fn check_workload(
     Some(check_one(exercise, workload, input))
 }
 
-fn check_one(exercise: &ConfigExercise, workload: &Workload, input: &WorkloadInput) -> Result<WorkloadCheck, ChoiceError> {
+fn check_one(
+    exercise: &ConfigExercise,
+    workload: &Workload,
+    input: &WorkloadInput,
+) -> Result<WorkloadCheck, ChoiceError> {
     let plan = plan(workload, &exercise.configs)?;
     let numbers = match &plan {
         WorkloadPlan::Interactive { .. } => None,
@@ -618,7 +714,10 @@ fn check_one(exercise: &ConfigExercise, workload: &Workload, input: &WorkloadInp
                 .iter()
                 .map(|f| {
                     let typed = input.seconds.get(&f.config).map(String::as_str);
-                    (f.config.clone(), check_seconds(typed, b.total_tokens, f.throughput_tps))
+                    (
+                        f.config.clone(),
+                        check_seconds(typed, b.total_tokens, f.throughput_tps),
+                    )
                 })
                 .collect(),
             fits: b
@@ -653,7 +752,10 @@ fn check_one(exercise: &ConfigExercise, workload: &Workload, input: &WorkloadInp
                 .iter()
                 .map(|f| {
                     let typed = input.late_percent.get(&f.config).map(String::as_str);
-                    (f.config.clone(), check_late(typed, f.late_first_token_tenths))
+                    (
+                        f.config.clone(),
+                        check_late(typed, f.late_first_token_tenths),
+                    )
                 })
                 .collect(),
         }),
@@ -671,7 +773,10 @@ fn check_one(exercise: &ConfigExercise, workload: &Workload, input: &WorkloadInp
 
 /// Checks every workload; `inputs[i]` answers `workloads[i]`, and a missing
 /// entry counts as empty.
-pub fn check_config(exercise: &ConfigExercise, inputs: &[WorkloadInput]) -> Vec<Result<WorkloadCheck, ChoiceError>> {
+pub fn check_config(
+    exercise: &ConfigExercise,
+    inputs: &[WorkloadInput],
+) -> Vec<Result<WorkloadCheck, ChoiceError>> {
     let empty = WorkloadInput::default();
     exercise
         .workloads
@@ -699,21 +804,34 @@ pub(crate) mod tests {
             quality,
             quality_note: note.into(),
         };
-        let evidence = |id: &str| EvidenceOption { id: id.into(), label: format!("label {id}"), why: format!("why {id}") };
+        let evidence = |id: &str| EvidenceOption {
+            id: id.into(),
+            label: format!("label {id}"),
+            why: format!("why {id}"),
+        };
         ConfigExercise {
             id: "configs".into(),
             title: String::new(),
             intro: String::new(),
             configs: vec![
                 config("A", 2_400, 2_800, 210, QualityStatus::NotRun, "Not run yet"),
-                config("B", 1_600, 600, 30, QualityStatus::Passed, "Passed (current release)"),
+                config(
+                    "B",
+                    1_600,
+                    600,
+                    30,
+                    QualityStatus::Passed,
+                    "Passed (current release)",
+                ),
             ],
             workloads: vec![
                 Workload {
                     id: "live_hints".into(),
                     name: "Live interview hints".into(),
                     description: String::new(),
-                    need: WorkloadNeed::Interactive { ttft_target_ms: 1_000 },
+                    need: WorkloadNeed::Interactive {
+                        ttft_target_ms: 1_000,
+                    },
                     answer: WorkloadAnswer {
                         choice: "B".into(),
                         conditional: vec![],
@@ -725,29 +843,47 @@ pub(crate) mod tests {
                     id: "overnight".into(),
                     name: "Overnight drafts".into(),
                     description: String::new(),
-                    need: WorkloadNeed::Batch { items: 5_000, output_tokens_per_item: 800, window_secs: 21_600 },
+                    need: WorkloadNeed::Batch {
+                        items: 5_000,
+                        output_tokens_per_item: 800,
+                        window_secs: 21_600,
+                    },
                     answer: WorkloadAnswer {
                         choice: "B".into(),
-                        conditional: vec![ConditionalChoice { config: "A".into(), condition: "quality passes".into() }],
+                        conditional: vec![ConditionalChoice {
+                            config: "A".into(),
+                            condition: "quality passes".into(),
+                        }],
                         evidence_needed: vec!["quality_a".into(), "real_lengths".into()],
                         reasoning: "batch".into(),
                     },
                 },
             ],
-            evidence: vec![evidence("hint_traffic"), evidence("quality_a"), evidence("real_lengths"), evidence("gpu_price")],
+            evidence: vec![
+                evidence("hint_traffic"),
+                evidence("quality_a"),
+                evidence("real_lengths"),
+                evidence("gpu_price"),
+            ],
         }
     }
 
     /// Checks workload `index` with `input` and hands back the result.
     fn check(index: usize, input: WorkloadInput) -> WorkloadCheck {
-        check_workload(&exercise(), index, &input).expect("workload exists").expect("arithmetic works")
+        check_workload(&exercise(), index, &input)
+            .expect("workload exists")
+            .expect("arithmetic works")
     }
 
     fn batch_input(total: &str, a: &str, b: &str) -> WorkloadInput {
         WorkloadInput {
             choice: Some("B".into()),
             total_tokens: Some(total.into()),
-            seconds: [("A".to_owned(), a.to_owned()), ("B".to_owned(), b.to_owned())].into(),
+            seconds: [
+                ("A".to_owned(), a.to_owned()),
+                ("B".to_owned(), b.to_owned()),
+            ]
+            .into(),
             fits: [("A".to_owned(), true), ("B".to_owned(), true)].into(),
             evidence: vec!["quality_a".into(), "real_lengths".into()],
             late_percent: BTreeMap::new(),
@@ -757,29 +893,60 @@ pub(crate) mod tests {
     #[test]
     fn the_seed_arithmetic() {
         let ex = exercise();
-        let WorkloadPlan::Batch(b) = plan(&ex.workloads[1], &ex.configs).unwrap() else { panic!("batch") };
+        let WorkloadPlan::Batch(b) = plan(&ex.workloads[1], &ex.configs).unwrap() else {
+            panic!("batch")
+        };
         assert_eq!(b.total_tokens, 4_000_000);
-        assert_eq!((b.configs[0].seconds, b.configs[0].rounded, b.configs[0].fits), (Some(1_667), true, true));
-        assert_eq!((b.configs[1].seconds, b.configs[1].rounded, b.configs[1].fits), (Some(2_500), false, true));
+        assert_eq!(
+            (
+                b.configs[0].seconds,
+                b.configs[0].rounded,
+                b.configs[0].fits
+            ),
+            (Some(1_667), true, true)
+        );
+        assert_eq!(
+            (
+                b.configs[1].seconds,
+                b.configs[1].rounded,
+                b.configs[1].fits
+            ),
+            (Some(2_500), false, true)
+        );
         assert_eq!(
             b.configs[0].describe(b.total_tokens),
             "1,667 s (4,000,000 ÷ 2,400 = 1,666.67, rounded to the nearest second)"
         );
-        assert_eq!(b.configs[1].describe(b.total_tokens), "2,500 s (4,000,000 ÷ 1,600)");
-        let WorkloadPlan::Interactive { target, configs } = plan(&ex.workloads[0], &ex.configs).unwrap() else {
+        assert_eq!(
+            b.configs[1].describe(b.total_tokens),
+            "2,500 s (4,000,000 ÷ 1,600)"
+        );
+        let WorkloadPlan::Interactive { target, configs } =
+            plan(&ex.workloads[0], &ex.configs).unwrap()
+        else {
             panic!("interactive")
         };
         assert_eq!(target, Micros::from_ms(1_000));
-        assert_eq!((configs[0].meets_target, configs[1].meets_target), (false, true));
+        assert_eq!(
+            (configs[0].meets_target, configs[1].meets_target),
+            (false, true)
+        );
     }
 
     #[test]
     fn choices() {
-        let input = |c: &str| WorkloadInput { choice: Some(c.into()), evidence: vec!["hint_traffic".into()], ..Default::default() };
+        let input = |c: &str| WorkloadInput {
+            choice: Some(c.into()),
+            evidence: vec!["hint_traffic".into()],
+            ..Default::default()
+        };
         let right = check(0, input("B"));
         assert_eq!(right.choice, ChoiceVerdict::Correct);
         assert!(right.evidence.complete());
-        assert!(!right.all_correct(), "the interactive answers are still missing");
+        assert!(
+            !right.all_correct(),
+            "the interactive answers are still missing"
+        );
         assert_eq!(
             check(0, input("A")).choice,
             ChoiceVerdict::Wrong {
@@ -787,24 +954,67 @@ pub(crate) mod tests {
                     .into()
             }
         );
-        assert_eq!(check(1, input("A")).choice, ChoiceVerdict::Conditional { condition: "quality passes".into() });
-        assert_eq!(check(0, input("C")).choice, ChoiceVerdict::Wrong { reason: "There is no configuration \"C\" in this exercise.".into() });
-        assert_eq!(check(0, WorkloadInput::default()).choice, ChoiceVerdict::Missing);
+        assert_eq!(
+            check(1, input("A")).choice,
+            ChoiceVerdict::Conditional {
+                condition: "quality passes".into()
+            }
+        );
+        assert_eq!(
+            check(0, input("C")).choice,
+            ChoiceVerdict::Wrong {
+                reason: "There is no configuration \"C\" in this exercise.".into()
+            }
+        );
+        assert_eq!(
+            check(0, WorkloadInput::default()).choice,
+            ChoiceVerdict::Missing
+        );
     }
 
     #[test]
     fn batch_numbers() {
         let all = check(1, batch_input("4,000,000", "1667", "2500 s"));
         assert!(all.all_correct(), "{all:?}");
-        let n = check(1, batch_input("4", "27.8", "41.7 min")).numbers.unwrap();
-        assert_eq!(n.total_tokens, NumberVerdict::WrongUnit { slip: UnitSlip::Millions });
-        assert_eq!(n.seconds[0].1, NumberVerdict::WrongUnit { slip: UnitSlip::Minutes });
-        assert_eq!(n.seconds[1].1, NumberVerdict::Correct, "a stated unit is converted");
-        let n = check(1, batch_input("5,800", "1,700", "0.69")).numbers.unwrap();
-        assert_eq!(n.total_tokens, NumberVerdict::Wrong { expected: "4,000,000".into() });
+        let n = check(1, batch_input("4", "27.8", "41.7 min"))
+            .numbers
+            .unwrap();
+        assert_eq!(
+            n.total_tokens,
+            NumberVerdict::WrongUnit {
+                slip: UnitSlip::Millions
+            }
+        );
+        assert_eq!(
+            n.seconds[0].1,
+            NumberVerdict::WrongUnit {
+                slip: UnitSlip::Minutes
+            }
+        );
+        assert_eq!(
+            n.seconds[1].1,
+            NumberVerdict::Correct,
+            "a stated unit is converted"
+        );
+        let n = check(1, batch_input("5,800", "1,700", "0.69"))
+            .numbers
+            .unwrap();
+        assert_eq!(
+            n.total_tokens,
+            NumberVerdict::Wrong {
+                expected: "4,000,000".into()
+            }
+        );
         assert_eq!(n.seconds[0].1, NumberVerdict::Close);
-        assert_eq!(n.seconds[1].1, NumberVerdict::WrongUnit { slip: UnitSlip::Hours });
-        let n = check(1, batch_input("4000 thousand", "1666.7", "")).numbers.unwrap();
+        assert_eq!(
+            n.seconds[1].1,
+            NumberVerdict::WrongUnit {
+                slip: UnitSlip::Hours
+            }
+        );
+        let n = check(1, batch_input("4000 thousand", "1666.7", ""))
+            .numbers
+            .unwrap();
         assert!(matches!(n.total_tokens, NumberVerdict::Unreadable { .. }));
         assert_eq!(n.seconds[0].1, NumberVerdict::Correct);
         assert_eq!(n.seconds[1].1, NumberVerdict::Missing);
@@ -813,7 +1023,13 @@ pub(crate) mod tests {
         wrong_fit.fits.remove("B");
         let n = check(1, wrong_fit).numbers.unwrap();
         assert_eq!(n.total_tokens, NumberVerdict::Correct);
-        assert_eq!(n.fits, vec![("A".into(), FitVerdict::Wrong), ("B".into(), FitVerdict::Missing)]);
+        assert_eq!(
+            n.fits,
+            vec![
+                ("A".into(), FitVerdict::Wrong),
+                ("B".into(), FitVerdict::Missing)
+            ]
+        );
     }
 
     #[test]
@@ -821,31 +1037,74 @@ pub(crate) mod tests {
         let input = |a: bool, b: bool, late_a: &str, late_b: &str| WorkloadInput {
             choice: Some("B".into()),
             fits: [("A".to_owned(), a), ("B".to_owned(), b)].into(),
-            late_percent: [("A".to_owned(), late_a.to_owned()), ("B".to_owned(), late_b.to_owned())].into(),
+            late_percent: [
+                ("A".to_owned(), late_a.to_owned()),
+                ("B".to_owned(), late_b.to_owned()),
+            ]
+            .into(),
             evidence: vec!["hint_traffic".into()],
             ..Default::default()
         };
         let right = check(0, input(false, true, "21", "3.0%"));
         assert!(right.all_correct(), "{right:?}");
-        assert!(right.numbers.is_none(), "an interactive workload has no batch numbers");
-        let n = check(0, input(true, true, "0.21", "3.8")).interactive.unwrap();
-        assert_eq!(n.meets, vec![("A".into(), FitVerdict::Wrong), ("B".into(), FitVerdict::Correct)]);
-        assert_eq!(n.late[0].1, NumberVerdict::WrongUnit { slip: UnitSlip::Fraction });
+        assert!(
+            right.numbers.is_none(),
+            "an interactive workload has no batch numbers"
+        );
+        let n = check(0, input(true, true, "0.21", "3.8"))
+            .interactive
+            .unwrap();
+        assert_eq!(
+            n.meets,
+            vec![
+                ("A".into(), FitVerdict::Wrong),
+                ("B".into(), FitVerdict::Correct)
+            ]
+        );
+        assert_eq!(
+            n.late[0].1,
+            NumberVerdict::WrongUnit {
+                slip: UnitSlip::Fraction
+            }
+        );
         assert_eq!(n.late[1].1, NumberVerdict::Close);
         let wrong = check(0, input(false, true, "79", "")).interactive.unwrap();
-        assert_eq!(wrong.late[0].1, NumberVerdict::Wrong { expected: "21%".into() });
+        assert_eq!(
+            wrong.late[0].1,
+            NumberVerdict::Wrong {
+                expected: "21%".into()
+            }
+        );
         assert_eq!(wrong.late[1].1, NumberVerdict::Missing);
-        assert!(!check(0, WorkloadInput { choice: Some("B".into()), evidence: vec!["hint_traffic".into()], ..Default::default() }).all_correct());
-        assert!(check(1, batch_input("4,000,000", "1667", "2500")).interactive.is_none());
+        assert!(!check(
+            0,
+            WorkloadInput {
+                choice: Some("B".into()),
+                evidence: vec!["hint_traffic".into()],
+                ..Default::default()
+            }
+        )
+        .all_correct());
+        assert!(check(1, batch_input("4,000,000", "1667", "2500"))
+            .interactive
+            .is_none());
         assert_eq!(check_late(Some("21.0"), 210), NumberVerdict::Correct);
         assert_eq!(check_late(Some("21.1"), 210), NumberVerdict::Close);
-        assert_eq!(check_late(Some("21 ms"), 210), NumberVerdict::Wrong { expected: "21%".into() });
+        assert_eq!(
+            check_late(Some("21 ms"), 210),
+            NumberVerdict::Wrong {
+                expected: "21%".into()
+            }
+        );
     }
 
     #[test]
     fn summaries() {
         let all = check(1, batch_input("4,000,000", "1667", "2500"));
-        assert_eq!(all.summary(), "Everything is right: the choice, the arithmetic and the evidence");
+        assert_eq!(
+            all.summary(),
+            "Everything is right: the choice, the arithmetic and the evidence"
+        );
         let mut input = batch_input("4", "1667", "");
         input.choice = Some("A".into());
         input.evidence = vec!["quality_a".into(), "gpu_price".into()];
@@ -862,11 +1121,32 @@ pub(crate) mod tests {
     #[test]
     fn evidence() {
         let mut input = batch_input("4,000,000", "1667", "2500");
-        input.evidence = vec!["quality_a".into(), "gpu_price".into(), "nope".into(), "quality_a".into()];
+        input.evidence = vec![
+            "quality_a".into(),
+            "gpu_price".into(),
+            "nope".into(),
+            "quality_a".into(),
+        ];
         let e = check(1, input).evidence;
-        assert_eq!(e.found.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(), ["quality_a"]);
-        assert_eq!(e.missing, vec![EvidenceNote { id: "real_lengths".into(), label: "label real_lengths".into(), why: "why real_lengths".into() }]);
-        assert_eq!(e.unnecessary.iter().map(|n| n.why.as_str()).collect::<Vec<_>>(), ["why gpu_price"]);
+        assert_eq!(
+            e.found.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(),
+            ["quality_a"]
+        );
+        assert_eq!(
+            e.missing,
+            vec![EvidenceNote {
+                id: "real_lengths".into(),
+                label: "label real_lengths".into(),
+                why: "why real_lengths".into()
+            }]
+        );
+        assert_eq!(
+            e.unnecessary
+                .iter()
+                .map(|n| n.why.as_str())
+                .collect::<Vec<_>>(),
+            ["why gpu_price"]
+        );
         assert_eq!(e.unknown, ["nope"]);
         assert!(!e.complete());
     }
@@ -876,21 +1156,40 @@ pub(crate) mod tests {
         let mut ex = exercise();
         ex.configs[0].throughput_tps = 150;
         ex.configs[1].throughput_tps = 0;
-        let WorkloadPlan::Batch(b) = plan(&ex.workloads[1], &ex.configs).unwrap() else { panic!("batch") };
-        assert_eq!((b.configs[0].seconds, b.configs[0].fits), (Some(26_667), false));
+        let WorkloadPlan::Batch(b) = plan(&ex.workloads[1], &ex.configs).unwrap() else {
+            panic!("batch")
+        };
+        assert_eq!(
+            (b.configs[0].seconds, b.configs[0].fits),
+            (Some(26_667), false)
+        );
         assert_eq!((b.configs[1].seconds, b.configs[1].fits), (None, false));
         let mut input = batch_input("4,000,000", "26667", "1");
         input.choice = Some("A".into());
         let c = check_workload(&ex, 1, &input).unwrap().unwrap();
         assert_eq!(
             c.choice,
-            ChoiceVerdict::Conditional { condition: "quality passes".into() },
+            ChoiceVerdict::Conditional {
+                condition: "quality passes".into()
+            },
             "the content's conditions still apply"
         );
         let n = c.numbers.unwrap();
         assert_eq!(n.seconds[0].1, NumberVerdict::Correct);
-        assert_eq!(n.seconds[1].1, NumberVerdict::Wrong { expected: "never (no throughput)".into() });
-        ex.workloads[1].need = WorkloadNeed::Batch { items: u64::MAX, output_tokens_per_item: 2, window_secs: 1 };
-        assert!(matches!(check_config(&ex, &[]).get(1), Some(Err(ChoiceError::TotalOverflows { .. }))));
+        assert_eq!(
+            n.seconds[1].1,
+            NumberVerdict::Wrong {
+                expected: "never (no throughput)".into()
+            }
+        );
+        ex.workloads[1].need = WorkloadNeed::Batch {
+            items: u64::MAX,
+            output_tokens_per_item: 2,
+            window_secs: 1,
+        };
+        assert!(matches!(
+            check_config(&ex, &[]).get(1),
+            Some(Err(ChoiceError::TotalOverflows { .. }))
+        ));
     }
 }

@@ -69,8 +69,12 @@ impl fmt::Display for NumberError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NumberError::Empty => f.write_str("nothing is filled in"),
-            NumberError::NotANumber { text } => write!(f, "\"{text}\" is not a number; write digits, like 96.9"),
-            NumberError::UnknownUnit { unit } => write!(f, "\"{unit}\" is not a unit this answer uses"),
+            NumberError::NotANumber { text } => {
+                write!(f, "\"{text}\" is not a number; write digits, like 96.9")
+            }
+            NumberError::UnknownUnit { unit } => {
+                write!(f, "\"{unit}\" is not a unit this answer uses")
+            }
             NumberError::Negative => f.write_str("this cannot be below zero"),
             NumberError::TooLarge => f.write_str("this number is too large to be an answer here"),
         }
@@ -94,11 +98,15 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
     if t.is_empty() {
         return Err(NumberError::Empty);
     }
-    let not_a_number = || NumberError::NotANumber { text: t.chars().take(MAX_NUMBER_TEXT).collect() };
+    let not_a_number = || NumberError::NotANumber {
+        text: t.chars().take(MAX_NUMBER_TEXT).collect(),
+    };
     if t.len() > MAX_NUMBER_TEXT {
         return Err(not_a_number());
     }
-    let at = t.find(|c: char| c.is_alphabetic() || c == '%').unwrap_or(t.len());
+    let at = t
+        .find(|c: char| c.is_alphabetic() || c == '%')
+        .unwrap_or(t.len());
     let (digits, rest) = t.split_at(at);
     if !digits.chars().any(|c| c.is_ascii_digit()) {
         return Err(not_a_number());
@@ -110,9 +118,14 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
             Some(b) => (true, b),
             None => (false, after_e.strip_prefix('+').unwrap_or(after_e)),
         };
-        let end = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len());
+        let end = body
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(body.len());
         if end > 0 {
-            let e: i32 = body.get(..end).and_then(|s| s.parse().ok()).ok_or(NumberError::TooLarge)?;
+            let e: i32 = body
+                .get(..end)
+                .and_then(|s| s.parse().ok())
+                .ok_or(NumberError::TooLarge)?;
             exponent = if negative { -e } else { e };
             rest = body.get(end..).unwrap_or("").trim();
         }
@@ -125,9 +138,16 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
         "min" | "mins" | "minute" | "minutes" => Some(Unit::Minutes),
         "h" | "hr" | "hrs" | "hour" | "hours" => Some(Unit::Hours),
         "token" | "tokens" | "tok" => Some(Unit::Tokens),
-        _ => return Err(NumberError::UnknownUnit { unit: rest.chars().take(MAX_NUMBER_TEXT).collect() }),
+        _ => {
+            return Err(NumberError::UnknownUnit {
+                unit: rest.chars().take(MAX_NUMBER_TEXT).collect(),
+            })
+        }
     };
-    let mut body: String = digits.chars().filter(|c| !c.is_whitespace() && *c != '_').collect();
+    let mut body: String = digits
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
     if let Some(b) = body.strip_prefix('+') {
         body = b.to_owned();
     }
@@ -146,16 +166,25 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
     } else {
         body.replace(',', "")
     };
-    let (int_part, frac_part) = normalised.split_once('.').unwrap_or((normalised.as_str(), ""));
+    let (int_part, frac_part) = normalised
+        .split_once('.')
+        .unwrap_or((normalised.as_str(), ""));
     let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-    if (int_part.is_empty() && frac_part.is_empty()) || !all_digits(int_part) || !all_digits(frac_part) {
+    if (int_part.is_empty() && frac_part.is_empty())
+        || !all_digits(int_part)
+        || !all_digits(frac_part)
+    {
         return Err(not_a_number());
     }
     let int_trimmed = int_part.trim_start_matches('0');
     if int_trimmed.len() > 15 {
         return Err(NumberError::TooLarge);
     }
-    let int_value: i128 = if int_trimmed.is_empty() { 0 } else { int_trimmed.parse().map_err(|_| not_a_number())? };
+    let int_value: i128 = if int_trimmed.is_empty() {
+        0
+    } else {
+        int_trimmed.parse().map_err(|_| not_a_number())?
+    };
     let frac_bytes = frac_part.as_bytes();
     let digit = |i: usize| frac_bytes.get(i).map_or(0, |b| i128::from(b - b'0'));
     let mut value = int_value * 1_000 + digit(0) * 100 + digit(1) * 10 + digit(2);
@@ -181,7 +210,13 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
     if negative && value != 0 {
         return Err(NumberError::Negative);
     }
-    Ok(Quantity { number: Number { thousandths: value as i64, decimals: decimals as u8 }, unit })
+    Ok(Quantity {
+        number: Number {
+            thousandths: value as i64,
+            decimals: decimals as u8,
+        },
+        unit,
+    })
 }
 
 #[cfg(test)]
@@ -201,7 +236,10 @@ mod tests {
         check_number(" 97 ", Ok((97_000, 0, None)));
         check_number("96,9", Ok((96_900, 1, None)));
         check_number("4,000,000", Ok((4_000_000_000, 0, None)));
-        check_number("4 000 000 tokens", Ok((4_000_000_000, 0, Some(Unit::Tokens))));
+        check_number(
+            "4 000 000 tokens",
+            Ok((4_000_000_000, 0, Some(Unit::Tokens))),
+        );
         check_number("4e6", Ok((4_000_000_000, 0, None)));
         check_number("1.5E-2", Ok((15, 3, None)));
         check_number("1,666.67 s", Ok((1_666_670, 2, Some(Unit::Seconds))));
@@ -212,17 +250,36 @@ mod tests {
         check_number("-0", Ok((0, 0, None)));
         check_number("", Err(NumberError::Empty));
         check_number("-3", Err(NumberError::Negative));
-        check_number("1.2.3", Err(NumberError::NotANumber { text: "1.2.3".into() }));
-        check_number("9 lives", Err(NumberError::UnknownUnit { unit: "lives".into() }));
+        check_number(
+            "1.2.3",
+            Err(NumberError::NotANumber {
+                text: "1.2.3".into(),
+            }),
+        );
+        check_number(
+            "9 lives",
+            Err(NumberError::UnknownUnit {
+                unit: "lives".into(),
+            }),
+        );
         check_number("%", Err(NumberError::NotANumber { text: "%".into() }));
         check_number("1234567890123456", Err(NumberError::TooLarge));
         check_number("1e99", Err(NumberError::TooLarge));
         check_number("1e16", Err(NumberError::TooLarge));
         check_number("٣", Err(NumberError::NotANumber { text: "٣".into() }));
-        assert_eq!(ShareEntry::Number(96.9).parse().map(|q| q.number), Ok(Number { thousandths: 96_900, decimals: 1 }));
+        assert_eq!(
+            ShareEntry::Number(96.9).parse().map(|q| q.number),
+            Ok(Number {
+                thousandths: 96_900,
+                decimals: 1
+            })
+        );
         assert!(ShareEntry::Number(f64::NAN).parse().is_err());
         assert_eq!(
-            NumberError::NotANumber { text: "lots".into() }.to_string(),
+            NumberError::NotANumber {
+                text: "lots".into()
+            }
+            .to_string(),
             "\"lots\" is not a number; write digits, like 96.9"
         );
     }

@@ -17,11 +17,11 @@
 
 use crate::content::{Action, CauseClass, TraceExercise, TraceRow};
 use crate::exercises::number::{parse_quantity, NumberError, Quantity, Unit};
+use serde::{Deserialize, Serialize};
+use std::fmt;
 use ttft_latency::split::{split_request, Dominant, Part, Share, TargetVerdict, TtftSplit};
 use ttft_latency::time::Micros;
 use ttft_latency::timing::TimingError;
-use serde::{Deserialize, Serialize};
-use std::fmt;
 
 // ---------------------------------------------------------------- the learner's answer
 
@@ -40,8 +40,12 @@ pub enum DominantChoice {
 
 impl DominantChoice {
     /// Every choice, in the order the page offers them.
-    pub const ALL: [DominantChoice; 4] =
-        [DominantChoice::QueueWait, DominantChoice::Prefill, DominantChoice::Emit, DominantChoice::OutputRate];
+    pub const ALL: [DominantChoice; 4] = [
+        DominantChoice::QueueWait,
+        DominantChoice::Prefill,
+        DominantChoice::Emit,
+        DominantChoice::OutputRate,
+    ];
 
     /// Plain name for a learner.
     pub fn label(self) -> &'static str {
@@ -79,7 +83,9 @@ impl ShareEntry {
         match self {
             ShareEntry::Text(t) => parse_quantity(t),
             ShareEntry::Number(v) if v.is_finite() => parse_quantity(&format!("{v}")),
-            ShareEntry::Number(v) => Err(NumberError::NotANumber { text: format!("{v}") }),
+            ShareEntry::Number(v) => Err(NumberError::NotANumber {
+                text: format!("{v}"),
+            }),
         }
     }
 }
@@ -191,7 +197,9 @@ pub enum Verdict {
     /// A share within the exercise's tolerance of the computed one.
     Close,
     /// Wrong, with the misconception the input shows, if it shows one.
-    Wrong { misconception: Option<Misconception> },
+    Wrong {
+        misconception: Option<Misconception>,
+    },
     /// Nothing was given.
     Missing,
 }
@@ -242,7 +250,13 @@ pub fn expect(split: TtftSplit, target: Micros) -> Expected {
         TargetVerdict::Within { .. } => vec![CauseClass::WithinTarget],
         TargetVerdict::Over { .. } => parts.iter().map(|&p| class_of(p)).collect(),
     };
-    Expected { split, share: split.share(first), dominant, verdict, classes }
+    Expected {
+        split,
+        share: split.share(first),
+        dominant,
+        verdict,
+        classes,
+    }
 }
 
 /// Facts about a request beyond its split that some misconceptions need.
@@ -286,7 +300,13 @@ fn within(value_thousandths: i128, share: Share, limit_thousandths: i128) -> boo
 /// shows. Judging the named part's share keeps the two fields honest: a
 /// learner who names prefill on a queue-bound request and copies queue
 /// wait's share has not given prefill's share.
-pub fn check_share(q: &Quantity, expected: &Expected, context: &Context, tolerance_tenths: i64, named: Option<Part>) -> Verdict {
+pub fn check_share(
+    q: &Quantity,
+    expected: &Expected,
+    context: &Context,
+    tolerance_tenths: i64,
+    named: Option<Part>,
+) -> Verdict {
     let split = expected.split;
     let share = named.map_or(expected.share, |p| split.share(p));
     let judged = |p: Part| named.map_or_else(|| expected.dominant.includes(p), |n| n == p);
@@ -306,14 +326,27 @@ pub fn check_share(q: &Quantity, expected: &Expected, context: &Context, toleran
         return Verdict::Close;
     }
     let near = tolerance.max(precision);
-    let of_end_to_end = context
-        .end_to_end
-        .filter(|e| e.0 > 0)
-        .is_some_and(|e2e| within(v, Share { part: share.part, whole: e2e }, near));
-    let other_part = Part::ALL.into_iter().filter(|&p| !judged(p)).any(|p| within(v, split.share(p), near));
+    let of_end_to_end = context.end_to_end.filter(|e| e.0 > 0).is_some_and(|e2e| {
+        within(
+            v,
+            Share {
+                part: share.part,
+                whole: e2e,
+            },
+            near,
+        )
+    });
+    let other_part = Part::ALL
+        .into_iter()
+        .filter(|&p| !judged(p))
+        .any(|p| within(v, split.share(p), near));
     // Only a bare number can be a duration misread as a share; "20%" is not.
     let is_ms = q.unit.is_none()
-        && Part::ALL.iter().map(|&p| split.part(p)).chain([split.ttft()]).any(|t| i128::from(t.0) == v);
+        && Part::ALL
+            .iter()
+            .map(|&p| split.part(p))
+            .chain([split.ttft()])
+            .any(|t| i128::from(t.0) == v);
     let m = if v <= 1_000 && within(v * 100, share, near) {
         Some(Misconception::FractionNotPercent)
     } else if of_end_to_end {
@@ -336,11 +369,13 @@ pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Con
     match choice.part() {
         None => Verdict::wrong(Some(Misconception::OutputRateAsCause)),
         Some(p) if expected.dominant.includes(p) => Verdict::Correct,
-        Some(Part::Prefill) if expected.dominant.includes(Part::QueueWait) => Verdict::wrong(Some(if context.long_prompt {
-            Misconception::LongPromptMeansPrefill
-        } else {
-            Misconception::QueueAsPrefill
-        })),
+        Some(Part::Prefill) if expected.dominant.includes(Part::QueueWait) => {
+            Verdict::wrong(Some(if context.long_prompt {
+                Misconception::LongPromptMeansPrefill
+            } else {
+                Misconception::QueueAsPrefill
+            }))
+        }
         Some(Part::QueueWait) if expected.dominant.includes(Part::Prefill) => {
             Verdict::wrong(Some(Misconception::PrefillAsQueue))
         }
@@ -398,7 +433,9 @@ pub struct RowCheck {
 impl RowCheck {
     /// True when all three fields are exactly right.
     pub fn all_correct(&self) -> bool {
-        self.dominant == Verdict::Correct && self.share == Ok(Verdict::Correct) && self.investigate == Verdict::Correct
+        self.dominant == Verdict::Correct
+            && self.share == Ok(Verdict::Correct)
+            && self.investigate == Verdict::Correct
     }
 }
 
@@ -423,7 +460,11 @@ pub struct Tally {
 impl TraceCheck {
     /// True when every field of every request is exactly right.
     pub fn all_correct(&self) -> bool {
-        !self.rows.is_empty() && self.rows.iter().all(|r| r.as_ref().is_ok_and(RowCheck::all_correct))
+        !self.rows.is_empty()
+            && self
+                .rows
+                .iter()
+                .all(|r| r.as_ref().is_ok_and(RowCheck::all_correct))
     }
 
     /// Verdicts counted over every field of every request.
@@ -448,7 +489,11 @@ impl TraceCheck {
     /// requests fully right; H4's dominant delay is wrong").
     pub fn summary(&self) -> String {
         let total = self.rows.len();
-        let right = self.rows.iter().filter(|r| r.as_ref().is_ok_and(RowCheck::all_correct)).count();
+        let right = self
+            .rows
+            .iter()
+            .filter(|r| r.as_ref().is_ok_and(RowCheck::all_correct))
+            .count();
         let mut faults = Vec::new();
         for (i, row) in self.rows.iter().enumerate() {
             match row {
@@ -460,7 +505,11 @@ impl TraceCheck {
                             Verdict::Correct
                         }
                     };
-                    for (field, v) in [("dominant delay", r.dominant), ("share", share), ("first investigation", r.investigate)] {
+                    for (field, v) in [
+                        ("dominant delay", r.dominant),
+                        ("share", share),
+                        ("first investigation", r.investigate),
+                    ] {
                         if let Some(word) = verdict_word(v) {
                             faults.push(format!("{}'s {field} is {word}", r.request));
                         }
@@ -505,21 +554,40 @@ pub fn expect_row(exercise: &TraceExercise, row: &TraceRow) -> Result<Expected, 
 
 /// Checks one request's answer against the row at `index`; `None` when there
 /// is no such row.
-pub fn check_row(exercise: &TraceExercise, index: usize, answer: &LearnerAnswer) -> Option<Result<RowCheck, TimingError>> {
+pub fn check_row(
+    exercise: &TraceExercise,
+    index: usize,
+    answer: &LearnerAnswer,
+) -> Option<Result<RowCheck, TimingError>> {
     let row = exercise.requests.get(index)?;
     Some(check_one(exercise, row, answer))
 }
 
-fn check_one(exercise: &TraceExercise, row: &TraceRow, answer: &LearnerAnswer) -> Result<RowCheck, TimingError> {
+fn check_one(
+    exercise: &TraceExercise,
+    row: &TraceRow,
+    answer: &LearnerAnswer,
+) -> Result<RowCheck, TimingError> {
     let expected = expect_row(exercise, row)?;
     let prompts: Vec<u64> = exercise.requests.iter().map(|r| r.prompt_tokens).collect();
     // The content's rows record no end-to-end latency, so none is invented.
-    let context = Context { end_to_end: None, long_prompt: is_long_prompt(row.prompt_tokens, &prompts) };
-    let dominant = answer.dominant.map_or(Verdict::Missing, |c| check_dominant(c, &expected, &context));
+    let context = Context {
+        end_to_end: None,
+        long_prompt: is_long_prompt(row.prompt_tokens, &prompts),
+    };
+    let dominant = answer
+        .dominant
+        .map_or(Verdict::Missing, |c| check_dominant(c, &expected, &context));
     let named = answer.dominant.and_then(DominantChoice::part);
     let share = match answer.share_percent.as_ref().map(ShareEntry::parse) {
         None | Some(Err(NumberError::Empty)) => Ok(Verdict::Missing),
-        Some(Ok(q)) => Ok(check_share(&q, &expected, &context, exercise.share_tolerance_tenths, named)),
+        Some(Ok(q)) => Ok(check_share(
+            &q,
+            &expected,
+            &context,
+            exercise.share_tolerance_tenths,
+            named,
+        )),
         Some(Err(e)) => Err(e),
     };
     let investigate = match answer.investigate.as_deref().map(str::trim) {
@@ -529,14 +597,24 @@ fn check_one(exercise: &TraceExercise, row: &TraceRow, answer: &LearnerAnswer) -
             None => Verdict::wrong(None),
         },
     };
-    let class = expected.classes.first().copied().unwrap_or(CauseClass::WithinTarget);
+    let class = expected
+        .classes
+        .first()
+        .copied()
+        .unwrap_or(CauseClass::WithinTarget);
     let reveal = Reveal {
         share_text: expected.share.to_string(),
         class,
         reasoning: row.answer.reasoning.clone(),
         expected,
     };
-    Ok(RowCheck { request: row.id.clone(), dominant, share, investigate, reveal })
+    Ok(RowCheck {
+        request: row.id.clone(),
+        dominant,
+        share,
+        investigate,
+        reveal,
+    })
 }
 
 /// Checks every request's answer; `answers[i]` answers `requests[i]`, and a
@@ -557,7 +635,14 @@ pub(crate) mod tests {
     use super::*;
     use crate::content::{MisconceptionText, RowAnswer};
 
-    fn row(id: &str, tokens: u64, (q, p, e): (i64, i64, i64), dominant: Part, share: f64, class: CauseClass) -> TraceRow {
+    fn row(
+        id: &str,
+        tokens: u64,
+        (q, p, e): (i64, i64, i64),
+        dominant: Part,
+        share: f64,
+        class: CauseClass,
+    ) -> TraceRow {
         TraceRow {
             id: id.into(),
             prompt_tokens: tokens,
@@ -568,13 +653,23 @@ pub(crate) mod tests {
             emit_ms: e,
             ttft_ms: q + p + e,
             output_rate_tps: 40,
-            answer: RowAnswer { dominant, share_percent: share, investigate: class, reasoning: format!("why {id}") },
+            answer: RowAnswer {
+                dominant,
+                share_percent: share,
+                investigate: class,
+                reasoning: format!("why {id}"),
+            },
         }
     }
 
     /// The seed's four hint requests, with one action of each class.
     pub(crate) fn exercise() -> TraceExercise {
-        let action = |id: &str, class| Action { id: id.into(), label: id.into(), class, protects_others: false };
+        let action = |id: &str, class| Action {
+            id: id.into(),
+            label: id.into(),
+            class,
+            protects_others: false,
+        };
         TraceExercise {
             id: "hints".into(),
             title: "Four hint requests".into(),
@@ -582,21 +677,56 @@ pub(crate) mod tests {
             target_ms: 1_000,
             share_tolerance_tenths: 20,
             requests: vec![
-                row("H1", 700, (20, 70, 10), Part::Prefill, 70.0, CauseClass::WithinTarget),
-                row("H2", 650, (2_325, 65, 10), Part::QueueWait, 96.9, CauseClass::Queue),
-                row("H3", 18_000, (30, 1_860, 10), Part::Prefill, 97.9, CauseClass::Prefill),
-                row("H4", 6_000, (970, 620, 10), Part::QueueWait, 60.6, CauseClass::Queue),
+                row(
+                    "H1",
+                    700,
+                    (20, 70, 10),
+                    Part::Prefill,
+                    70.0,
+                    CauseClass::WithinTarget,
+                ),
+                row(
+                    "H2",
+                    650,
+                    (2_325, 65, 10),
+                    Part::QueueWait,
+                    96.9,
+                    CauseClass::Queue,
+                ),
+                row(
+                    "H3",
+                    18_000,
+                    (30, 1_860, 10),
+                    Part::Prefill,
+                    97.9,
+                    CauseClass::Prefill,
+                ),
+                row(
+                    "H4",
+                    6_000,
+                    (970, 620, 10),
+                    Part::QueueWait,
+                    60.6,
+                    CauseClass::Queue,
+                ),
             ],
             actions: vec![
                 action("capacity", CauseClass::Queue),
                 action("prefix_cache", CauseClass::Prefill),
-                Action { protects_others: true, ..action("chunked_prefill", CauseClass::Prefill) },
+                Action {
+                    protects_others: true,
+                    ..action("chunked_prefill", CauseClass::Prefill)
+                },
                 action("stream_writer", CauseClass::Emit),
                 action("none", CauseClass::WithinTarget),
             ],
             misconceptions: Misconception::ALL
                 .iter()
-                .map(|m| MisconceptionText { id: m.id().into(), title: m.id().into(), text: "text".into() })
+                .map(|m| MisconceptionText {
+                    id: m.id().into(),
+                    title: m.id().into(),
+                    text: "text".into(),
+                })
                 .collect(),
         }
     }
@@ -610,13 +740,27 @@ pub(crate) mod tests {
     }
 
     /// Checks request `index` of the seed exercise: the three verdicts.
-    fn check(index: usize, a: LearnerAnswer, dominant: Verdict, share: Result<Verdict, NumberError>, investigate: Verdict) {
-        let got = check_row(&exercise(), index, &a).expect("row exists").expect("row splits");
-        assert_eq!((got.dominant, got.share, got.investigate), (dominant, share, investigate), "{index}: {a:?}");
+    fn check(
+        index: usize,
+        a: LearnerAnswer,
+        dominant: Verdict,
+        share: Result<Verdict, NumberError>,
+        investigate: Verdict,
+    ) {
+        let got = check_row(&exercise(), index, &a)
+            .expect("row exists")
+            .expect("row splits");
+        assert_eq!(
+            (got.dominant, got.share, got.investigate),
+            (dominant, share, investigate),
+            "{index}: {a:?}"
+        );
     }
 
     fn wrong(m: Misconception) -> Verdict {
-        Verdict::Wrong { misconception: Some(m) }
+        Verdict::Wrong {
+            misconception: Some(m),
+        }
     }
 
     use DominantChoice::*;
@@ -624,13 +768,49 @@ pub(crate) mod tests {
 
     #[test]
     fn reference_answers_are_correct() {
-        check(0, answer(Some(Prefill), "70", "none"), Correct, Ok(Correct), Correct);
-        check(1, answer(Some(QueueWait), "96.9%", "capacity"), Correct, Ok(Correct), Correct);
-        check(2, answer(Some(Prefill), " 97.9 ", "prefix_cache"), Correct, Ok(Correct), Correct);
-        check(3, answer(Some(QueueWait), "60.6", "capacity"), Correct, Ok(Correct), Correct);
+        check(
+            0,
+            answer(Some(Prefill), "70", "none"),
+            Correct,
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "96.9%", "capacity"),
+            Correct,
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            2,
+            answer(Some(Prefill), " 97.9 ", "prefix_cache"),
+            Correct,
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            3,
+            answer(Some(QueueWait), "60.6", "capacity"),
+            Correct,
+            Ok(Correct),
+            Correct,
+        );
         // Precision follows the learner: 97 is 96.875 to a whole percent.
-        check(1, answer(Some(QueueWait), "97", "capacity"), Correct, Ok(Correct), Correct);
-        check(1, answer(Some(QueueWait), "96,88", "capacity"), Correct, Ok(Correct), Correct);
+        check(
+            1,
+            answer(Some(QueueWait), "97", "capacity"),
+            Correct,
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "96,88", "capacity"),
+            Correct,
+            Ok(Correct),
+            Correct,
+        );
         let all = vec![
             answer(Some(Prefill), "70", "none"),
             answer(Some(QueueWait), "96.9", "capacity"),
@@ -641,20 +821,37 @@ pub(crate) mod tests {
         assert!(result.all_correct());
         assert_eq!(result.tally().correct, 12);
         let reveal = &result.rows[3].as_ref().unwrap().reveal;
-        assert_eq!((reveal.share_text.as_str(), reveal.class), ("60.6%", CauseClass::Queue));
+        assert_eq!(
+            (reveal.share_text.as_str(), reveal.class),
+            ("60.6%", CauseClass::Queue)
+        );
         assert_eq!(reveal.reasoning, "why H4");
     }
 
     #[test]
     fn shares_close_missing_and_unreadable() {
-        check(1, answer(Some(QueueWait), "95.5", "capacity"), Correct, Ok(Close), Correct);
-        check(1, answer(Some(QueueWait), "96.8", "capacity"), Correct, Ok(Close), Correct);
+        check(
+            1,
+            answer(Some(QueueWait), "95.5", "capacity"),
+            Correct,
+            Ok(Close),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "96.8", "capacity"),
+            Correct,
+            Ok(Close),
+            Correct,
+        );
         check(1, answer(None, "  ", ""), Missing, Ok(Missing), Missing);
         check(
             1,
             answer(Some(QueueWait), "lots", "capacity"),
             Correct,
-            Err(NumberError::NotANumber { text: "lots".into() }),
+            Err(NumberError::NotANumber {
+                text: "lots".into(),
+            }),
             Correct,
         );
         let empty = check_trace(&exercise(), &[]);
@@ -665,22 +862,80 @@ pub(crate) mod tests {
     #[test]
     fn share_misconceptions() {
         let ms = Ok(wrong(Misconception::MillisecondsNotShare));
-        check(1, answer(Some(QueueWait), "2,325", "capacity"), Correct, ms.clone(), Correct);
+        check(
+            1,
+            answer(Some(QueueWait), "2,325", "capacity"),
+            Correct,
+            ms.clone(),
+            Correct,
+        );
         // Any duration of the request, not only the dominant part's: TTFT
         // itself, and another part's milliseconds.
-        check(1, answer(Some(QueueWait), "2400", "capacity"), Correct, ms.clone(), Correct);
-        check(1, answer(Some(QueueWait), "65", "capacity"), Correct, ms.clone(), Correct);
-        check(2, answer(Some(Prefill), "1860 ms", "prefix_cache"), Correct, ms, Correct);
+        check(
+            1,
+            answer(Some(QueueWait), "2400", "capacity"),
+            Correct,
+            ms.clone(),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "65", "capacity"),
+            Correct,
+            ms.clone(),
+            Correct,
+        );
+        check(
+            2,
+            answer(Some(Prefill), "1860 ms", "prefix_cache"),
+            Correct,
+            ms,
+            Correct,
+        );
         // On H1 (TTFT 100 ms) queue wait's 20 ms is also its 20% share: the
         // share is the true reading, so it is another part's share.
         let other = Ok(wrong(Misconception::ShareOfOtherPart));
-        check(0, answer(Some(Prefill), "20", "none"), Correct, other.clone(), Correct);
+        check(
+            0,
+            answer(Some(Prefill), "20", "none"),
+            Correct,
+            other.clone(),
+            Correct,
+        );
         check(0, answer(None, "10", "none"), Missing, other, Correct);
         // "20%" is a share someone meant, never milliseconds.
-        check(1, answer(Some(QueueWait), "65%", "capacity"), Correct, Ok(Verdict::Wrong { misconception: None }), Correct);
-        check(1, answer(Some(QueueWait), "0.969", "capacity"), Correct, Ok(wrong(Misconception::FractionNotPercent)), Correct);
-        check(3, answer(Some(QueueWait), "38.8", "capacity"), Correct, Ok(wrong(Misconception::ShareOfOtherPart)), Correct);
-        check(3, answer(Some(QueueWait), "12", "capacity"), Correct, Ok(Verdict::Wrong { misconception: None }), Correct);
+        check(
+            1,
+            answer(Some(QueueWait), "65%", "capacity"),
+            Correct,
+            Ok(Verdict::Wrong {
+                misconception: None,
+            }),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "0.969", "capacity"),
+            Correct,
+            Ok(wrong(Misconception::FractionNotPercent)),
+            Correct,
+        );
+        check(
+            3,
+            answer(Some(QueueWait), "38.8", "capacity"),
+            Correct,
+            Ok(wrong(Misconception::ShareOfOtherPart)),
+            Correct,
+        );
+        check(
+            3,
+            answer(Some(QueueWait), "12", "capacity"),
+            Correct,
+            Ok(Verdict::Wrong {
+                misconception: None,
+            }),
+            Correct,
+        );
     }
 
     #[test]
@@ -688,71 +943,226 @@ pub(crate) mod tests {
         // H2 is queue-bound: naming prefill and copying queue wait's 96.9% is
         // not prefill's share.
         let other = Ok(wrong(Misconception::ShareOfOtherPart));
-        check(1, answer(Some(Prefill), "96.9", "capacity"), wrong(Misconception::QueueAsPrefill), other.clone(), Correct);
+        check(
+            1,
+            answer(Some(Prefill), "96.9", "capacity"),
+            wrong(Misconception::QueueAsPrefill),
+            other.clone(),
+            Correct,
+        );
         // Prefill's own share is right for the part named, while the part is
         // wrong: each field says what it judged.
-        check(1, answer(Some(Prefill), "2.7", "capacity"), wrong(Misconception::QueueAsPrefill), Ok(Correct), Correct);
-        check(3, answer(Some(Prefill), "60.6", "capacity"), wrong(Misconception::LongPromptMeansPrefill), other, Correct);
+        check(
+            1,
+            answer(Some(Prefill), "2.7", "capacity"),
+            wrong(Misconception::QueueAsPrefill),
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            3,
+            answer(Some(Prefill), "60.6", "capacity"),
+            wrong(Misconception::LongPromptMeansPrefill),
+            other,
+            Correct,
+        );
         // With no part named (or the output rate, which is no part), the
         // dominant part's share is the one judged.
-        check(1, answer(None, "96.9", "capacity"), Missing, Ok(Correct), Correct);
-        check(1, answer(Some(OutputRate), "96.9", "capacity"), wrong(Misconception::OutputRateAsCause), Ok(Correct), Correct);
+        check(
+            1,
+            answer(None, "96.9", "capacity"),
+            Missing,
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(OutputRate), "96.9", "capacity"),
+            wrong(Misconception::OutputRateAsCause),
+            Ok(Correct),
+            Correct,
+        );
     }
 
     #[test]
     fn share_of_end_to_end_needs_end_to_end() {
         // The worked timeline: prefill 310 of TTFT 360 (86.1%), of e2e 12,360 (2.5%).
-        let split = TtftSplit { queue_wait: Micros::from_ms(40), prefill: Micros::from_ms(310), emit: Micros::from_ms(10) };
+        let split = TtftSplit {
+            queue_wait: Micros::from_ms(40),
+            prefill: Micros::from_ms(310),
+            emit: Micros::from_ms(10),
+        };
         let expected = expect(split, Micros::from_ms(1_000));
         let q = parse_quantity("2.5%").unwrap();
-        let known = Context { end_to_end: Some(Micros::from_ms(12_360)), long_prompt: true };
-        assert_eq!(check_share(&q, &expected, &known, 20, None), wrong(Misconception::ShareOfEndToEnd));
+        let known = Context {
+            end_to_end: Some(Micros::from_ms(12_360)),
+            long_prompt: true,
+        };
+        assert_eq!(
+            check_share(&q, &expected, &known, 20, None),
+            wrong(Misconception::ShareOfEndToEnd)
+        );
         // Without end-to-end the same 2.5 is nearest emit's 2.8% of TTFT.
-        assert_eq!(check_share(&q, &expected, &Context::default(), 20, None), wrong(Misconception::ShareOfOtherPart));
-        assert_eq!(check_share(&parse_quantity("86").unwrap(), &expected, &known, 20, Some(Part::Prefill)), Correct);
+        assert_eq!(
+            check_share(&q, &expected, &Context::default(), 20, None),
+            wrong(Misconception::ShareOfOtherPart)
+        );
+        assert_eq!(
+            check_share(
+                &parse_quantity("86").unwrap(),
+                &expected,
+                &known,
+                20,
+                Some(Part::Prefill)
+            ),
+            Correct
+        );
     }
 
     #[test]
     fn dominant_misconceptions() {
-        check(1, answer(Some(Prefill), "2.7", "capacity"), wrong(Misconception::QueueAsPrefill), Ok(Correct), Correct);
-        check(3, answer(Some(Prefill), "38.8", "capacity"), wrong(Misconception::LongPromptMeansPrefill), Ok(Correct), Correct);
-        check(1, answer(Some(OutputRate), "96.9", "capacity"), wrong(Misconception::OutputRateAsCause), Ok(Correct), Correct);
+        check(
+            1,
+            answer(Some(Prefill), "2.7", "capacity"),
+            wrong(Misconception::QueueAsPrefill),
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            3,
+            answer(Some(Prefill), "38.8", "capacity"),
+            wrong(Misconception::LongPromptMeansPrefill),
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            1,
+            answer(Some(OutputRate), "96.9", "capacity"),
+            wrong(Misconception::OutputRateAsCause),
+            Ok(Correct),
+            Correct,
+        );
         // H3: nothing queued at arrival, prefill 97.9% of TTFT.
-        check(2, answer(Some(QueueWait), "1.6", "prefix_cache"), wrong(Misconception::PrefillAsQueue), Ok(Correct), Correct);
-        check(2, answer(Some(Emit), "0.5", "prefix_cache"), Verdict::Wrong { misconception: None }, Ok(Correct), Correct);
+        check(
+            2,
+            answer(Some(QueueWait), "1.6", "prefix_cache"),
+            wrong(Misconception::PrefillAsQueue),
+            Ok(Correct),
+            Correct,
+        );
+        check(
+            2,
+            answer(Some(Emit), "0.5", "prefix_cache"),
+            Verdict::Wrong {
+                misconception: None,
+            },
+            Ok(Correct),
+            Correct,
+        );
     }
 
     #[test]
     fn investigate_misconceptions() {
-        check(0, answer(Some(Prefill), "70", "prefix_cache"), Correct, Ok(Correct), wrong(Misconception::ActionWithinTarget));
-        check(1, answer(Some(QueueWait), "96.9", "none"), Correct, Ok(Correct), wrong(Misconception::NoActionOverTarget));
-        check(3, answer(Some(QueueWait), "60.6", "prefix_cache"), Correct, Ok(Correct), wrong(Misconception::WrongCauseClass));
-        check(2, answer(Some(Prefill), "97.9", "stream_writer"), Correct, Ok(Correct), wrong(Misconception::WrongCauseClass));
-        check(2, answer(Some(Prefill), "97.9", "no-such-action"), Correct, Ok(Correct), Verdict::Wrong { misconception: None });
+        check(
+            0,
+            answer(Some(Prefill), "70", "prefix_cache"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::ActionWithinTarget),
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "96.9", "none"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::NoActionOverTarget),
+        );
+        check(
+            3,
+            answer(Some(QueueWait), "60.6", "prefix_cache"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::WrongCauseClass),
+        );
+        check(
+            2,
+            answer(Some(Prefill), "97.9", "stream_writer"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::WrongCauseClass),
+        );
+        check(
+            2,
+            answer(Some(Prefill), "97.9", "no-such-action"),
+            Correct,
+            Ok(Correct),
+            Verdict::Wrong {
+                misconception: None,
+            },
+        );
     }
 
     #[test]
     fn an_action_that_protects_others_is_not_a_first_step() {
         // Chunked prefill fits H3's class but does not shorten H3's own
         // prefill, so it is not the first thing to try.
-        check(2, answer(Some(Prefill), "97.9", "chunked_prefill"), Correct, Ok(Correct), wrong(Misconception::ProtectsOthers));
+        check(
+            2,
+            answer(Some(Prefill), "97.9", "chunked_prefill"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::ProtectsOthers),
+        );
         // Elsewhere the usual verdicts apply.
-        check(0, answer(Some(Prefill), "70", "chunked_prefill"), Correct, Ok(Correct), wrong(Misconception::ActionWithinTarget));
-        check(1, answer(Some(QueueWait), "96.9", "chunked_prefill"), Correct, Ok(Correct), wrong(Misconception::WrongCauseClass));
+        check(
+            0,
+            answer(Some(Prefill), "70", "chunked_prefill"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::ActionWithinTarget),
+        );
+        check(
+            1,
+            answer(Some(QueueWait), "96.9", "chunked_prefill"),
+            Correct,
+            Ok(Correct),
+            wrong(Misconception::WrongCauseClass),
+        );
     }
 
     #[test]
     fn ties_accept_either_part() {
-        let split = TtftSplit { queue_wait: Micros::from_ms(600), prefill: Micros::from_ms(600), emit: Micros::ZERO };
+        let split = TtftSplit {
+            queue_wait: Micros::from_ms(600),
+            prefill: Micros::from_ms(600),
+            emit: Micros::ZERO,
+        };
         let e = expect(split, Micros::from_ms(1_000));
         assert_eq!(e.classes, vec![CauseClass::Queue, CauseClass::Prefill]);
         let c = Context::default();
         assert_eq!(check_dominant(QueueWait, &e, &c), Correct);
         assert_eq!(check_dominant(Prefill, &e, &c), Correct);
-        let prefill = Action { id: "p".into(), label: "p".into(), class: CauseClass::Prefill, protects_others: false };
+        let prefill = Action {
+            id: "p".into(),
+            label: "p".into(),
+            class: CauseClass::Prefill,
+            protects_others: false,
+        };
         assert_eq!(check_action(&prefill, &e), Correct);
-        assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20, None), Correct);
-        assert_eq!(check_share(&parse_quantity("50").unwrap(), &e, &c, 20, Some(Part::QueueWait)), Correct);
+        assert_eq!(
+            check_share(&parse_quantity("50").unwrap(), &e, &c, 20, None),
+            Correct
+        );
+        assert_eq!(
+            check_share(
+                &parse_quantity("50").unwrap(),
+                &e,
+                &c,
+                20,
+                Some(Part::QueueWait)
+            ),
+            Correct
+        );
     }
 
     #[test]
@@ -763,11 +1173,17 @@ pub(crate) mod tests {
             answer(Some(Prefill), "97.9", "prefix_cache"),
             answer(Some(QueueWait), "60.6", "capacity"),
         ];
-        assert_eq!(check_trace(&exercise(), &right).summary(), "All 4 requests fully right");
+        assert_eq!(
+            check_trace(&exercise(), &right).summary(),
+            "All 4 requests fully right"
+        );
         let mut one_off = right.clone();
         one_off[3].dominant = Some(Prefill);
         one_off[3].share_percent = Some(ShareEntry::Text("38.8".into()));
-        assert_eq!(check_trace(&exercise(), &one_off).summary(), "3 of 4 requests fully right; H4's dominant delay is wrong");
+        assert_eq!(
+            check_trace(&exercise(), &one_off).summary(),
+            "3 of 4 requests fully right; H4's dominant delay is wrong"
+        );
         one_off[1].share_percent = Some(ShareEntry::Text("95.5".into()));
         one_off[0].investigate = None;
         one_off[2].share_percent = Some(ShareEntry::Text("lots".into()));
@@ -776,17 +1192,25 @@ pub(crate) mod tests {
             "0 of 4 requests fully right; H1's first investigation is missing, H2's share is close, \
              H3's share cannot be read, H4's dominant delay is wrong"
         );
-        assert_eq!(check_trace(&exercise(), &[]).summary().split("; ").next(), Some("0 of 4 requests fully right"));
+        assert_eq!(
+            check_trace(&exercise(), &[]).summary().split("; ").next(),
+            Some("0 of 4 requests fully right")
+        );
     }
 
     #[test]
     fn misconception_ids_round_trip() {
         for m in Misconception::ALL {
             assert_eq!(Misconception::from_id(m.id()), Some(m));
-            assert_eq!(serde_json::to_string(&m).unwrap(), format!("\"{}\"", m.id()));
+            assert_eq!(
+                serde_json::to_string(&m).unwrap(),
+                format!("\"{}\"", m.id())
+            );
         }
         let texts = exercise().misconceptions;
-        assert!(Misconception::ALL.iter().all(|m| texts.iter().any(|t| t.id == m.id())));
+        assert!(Misconception::ALL
+            .iter()
+            .all(|m| texts.iter().any(|t| t.id == m.id())));
     }
 
     #[test]
@@ -798,5 +1222,4 @@ pub(crate) mod tests {
         assert!(!is_long_prompt(5, &[]));
         assert!(!is_long_prompt(5, &[5]));
     }
-
 }

@@ -42,7 +42,11 @@ pub struct DimensionComparison {
 
 /// The learner's score and the AI's, dimension by dimension, in rubric
 /// order. Dimensions the grade lacks are left out (a parsed grade has all).
-pub fn compare(self_score: &RubricScore, ai: &AiGrade, rubric: &Rubric) -> Vec<DimensionComparison> {
+pub fn compare(
+    self_score: &RubricScore,
+    ai: &AiGrade,
+    rubric: &Rubric,
+) -> Vec<DimensionComparison> {
     rubric
         .dimensions
         .iter()
@@ -55,7 +59,13 @@ pub fn compare(self_score: &RubricScore, ai: &AiGrade, rubric: &Rubric) -> Vec<D
                 Some(s) if a.score > s => Difference::AiHigher,
                 Some(_) => Difference::AiLower,
             };
-            Some(DimensionComparison { dimension: d.id.clone(), title: d.title.clone(), self_score: own, ai_score: a.score, difference })
+            Some(DimensionComparison {
+                dimension: d.id.clone(),
+                title: d.title.clone(),
+                self_score: own,
+                ai_score: a.score,
+                difference,
+            })
         })
         .collect()
 }
@@ -68,7 +78,11 @@ pub struct NotGraded {
 
 impl fmt::Display for NotGraded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the AI gave no score for {}, so there is nothing to adopt", self.dimension)
+        write!(
+            f,
+            "the AI gave no score for {}, so there is nothing to adopt",
+            self.dimension
+        )
     }
 }
 
@@ -76,9 +90,13 @@ impl std::error::Error for NotGraded {}
 
 /// Takes the AI's score on `dimension` as the learner's own.
 pub fn adopt(self_score: &mut RubricScore, ai: &AiGrade, dimension: &str) -> Result<(), NotGraded> {
-    let a = ai.get(dimension).ok_or_else(|| NotGraded { dimension: dimension.to_owned() })?;
+    let a = ai.get(dimension).ok_or_else(|| NotGraded {
+        dimension: dimension.to_owned(),
+    })?;
     // A parsed grade is in range, so `set` cannot refuse it; map it anyway.
-    self_score.set(dimension, a.score).map_err(|_| NotGraded { dimension: dimension.to_owned() })
+    self_score.set(dimension, a.score).map_err(|_| NotGraded {
+        dimension: dimension.to_owned(),
+    })
 }
 
 /// The AI's total minus the learner's, over dimensions both scored: above
@@ -107,11 +125,25 @@ mod tests {
         own.set("clocks", 2).unwrap();
         own.set("changes", 0).unwrap();
         let rows: Vec<Difference> = compare(&own, &g, &r).iter().map(|c| c.difference).collect();
-        assert_eq!(rows, vec![Difference::Same, Difference::AiLower, Difference::AiHigher, Difference::SelfUnscored, Difference::SelfUnscored]);
+        assert_eq!(
+            rows,
+            vec![
+                Difference::Same,
+                Difference::AiLower,
+                Difference::AiHigher,
+                Difference::SelfUnscored,
+                Difference::SelfUnscored
+            ]
+        );
         assert_eq!(gap(&own, &g.as_rubric_score(), &r), 0);
         adopt(&mut own, &g, "clocks").unwrap();
         assert_eq!(own.get("clocks"), Some(1));
         assert_eq!(gap(&own, &g.as_rubric_score(), &r), 1);
-        assert_eq!(adopt(&mut own, &g, "vibes"), Err(NotGraded { dimension: "vibes".into() }));
+        assert_eq!(
+            adopt(&mut own, &g, "vibes"),
+            Err(NotGraded {
+                dimension: "vibes".into()
+            })
+        );
     }
 }

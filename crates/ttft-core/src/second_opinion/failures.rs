@@ -12,7 +12,11 @@ use ttft_latency::time::Micros;
 pub enum CallFailure {
     /// The server answered with a status other than 2xx. `retry_after` is
     /// the `Retry-After` header as sent; `body` the response text, if read.
-    Http { status: u16, retry_after: Option<String>, body: Option<String> },
+    Http {
+        status: u16,
+        retry_after: Option<String>,
+        body: Option<String>,
+    },
     /// `fetch` rejected with a TypeError: no response at all.
     Network,
     /// No response headers within the time limit.
@@ -25,7 +29,10 @@ pub enum CallFailure {
     /// The learner pressed cancel (the fetch was aborted).
     Cancelled,
     /// The provider sent an error object inside the stream.
-    StreamError { message: String, code: Option<String> },
+    StreamError {
+        message: String,
+        code: Option<String>,
+    },
     /// The stream closed before `[DONE]` or a finish reason.
     EndedEarly,
     /// The stream was not readable as server-sent events.
@@ -58,7 +65,9 @@ fn retry_words(retry_after: Option<&str>) -> String {
             let unit = if secs == 1 { "second" } else { "seconds" };
             format!(" The provider asks you to wait {secs} {unit} before trying again.")
         }
-        Some(s) if !s.is_empty() => format!(" The provider asks you to wait until {s} before trying again."),
+        Some(s) if !s.is_empty() => {
+            format!(" The provider asks you to wait until {s} before trying again.")
+        }
         _ => " Wait a minute before trying again.".to_owned(),
     }
 }
@@ -77,7 +86,9 @@ impl CallFailure {
     /// saying what to do.
     pub fn explain(&self, endpoint: &Endpoint) -> String {
         let provider_says = |body: &Option<String>| {
-            body_message(body.as_deref()).map(|m| format!(" The provider said: \"{m}\"")).unwrap_or_default()
+            body_message(body.as_deref())
+                .map(|m| format!(" The provider said: \"{m}\""))
+                .unwrap_or_default()
         };
         match self {
             CallFailure::Http { status: 401 | 403, body, .. } => format!(
@@ -148,7 +159,11 @@ mod tests {
     use crate::second_opinion::stream::stream_error_from_body;
 
     fn explain(f: CallFailure) -> String {
-        f.explain(&Endpoint { url: "http://localhost:8000/v1/chat/completions".into(), model: "qwen".into(), local: false })
+        f.explain(&Endpoint {
+            url: "http://localhost:8000/v1/chat/completions".into(),
+            model: "qwen".into(),
+            local: false,
+        })
     }
 
     #[test]
@@ -158,22 +173,48 @@ mod tests {
             retry_after: retry.map(str::to_owned),
             body: body.map(str::to_owned),
         };
-        assert!(explain(http(401, None, Some(r#"{"error":{"message":"Incorrect API key provided"}}"#)))
-            .ends_with("The provider said: \"Incorrect API key provided\""));
+        assert!(explain(http(
+            401,
+            None,
+            Some(r#"{"error":{"message":"Incorrect API key provided"}}"#)
+        ))
+        .ends_with("The provider said: \"Incorrect API key provided\""));
         assert!(explain(http(404, None, None)).contains("the model \"qwen\" does not exist"));
         assert!(explain(http(429, Some("20"), None)).contains("wait 20 seconds"));
         assert!(explain(http(429, None, None)).contains("Wait a minute"));
-        assert!(explain(http(503, None, Some("<html>"))).starts_with("The provider failed with its own error (503)"));
+        assert!(explain(http(503, None, Some("<html>")))
+            .starts_with("The provider failed with its own error (503)"));
         assert!(explain(CallFailure::Network).contains("(CORS)"));
-        let local = Endpoint { url: "http://localhost:8080/v1/chat/completions".into(), model: "x".into(), local: true };
-        assert!(CallFailure::Network.explain(&local).starts_with("No reply from http://localhost:8080"));
-        assert!(explain(CallFailure::Timeout { after: Micros::from_ms(30_000) }).contains("within 30 s"));
-        assert!(explain(CallFailure::TooSlow { after: Micros::from_ms(60_000) }).contains("still arriving after 60 s"));
-        assert!(explain(CallFailure::Stalled { silent_for: Micros::from_ms(12_500) }).contains("for 12.5 s"));
-        assert_eq!(explain(CallFailure::Cancelled), "You cancelled the grading call; nothing was scored.");
+        let local = Endpoint {
+            url: "http://localhost:8080/v1/chat/completions".into(),
+            model: "x".into(),
+            local: true,
+        };
+        assert!(CallFailure::Network
+            .explain(&local)
+            .starts_with("No reply from http://localhost:8080"));
+        assert!(explain(CallFailure::Timeout {
+            after: Micros::from_ms(30_000)
+        })
+        .contains("within 30 s"));
+        assert!(explain(CallFailure::TooSlow {
+            after: Micros::from_ms(60_000)
+        })
+        .contains("still arriving after 60 s"));
+        assert!(explain(CallFailure::Stalled {
+            silent_for: Micros::from_ms(12_500)
+        })
+        .contains("for 12.5 s"));
+        assert_eq!(
+            explain(CallFailure::Cancelled),
+            "You cancelled the grading call; nothing was scored."
+        );
         assert_eq!(
             stream_error_from_body(r#"{"error":{"message":"busy","code":503}}"#),
-            Some(CallFailure::StreamError { message: "busy".into(), code: Some("503".into()) })
+            Some(CallFailure::StreamError {
+                message: "busy".into(),
+                code: Some("503".into())
+            })
         );
     }
 }

@@ -27,7 +27,10 @@ const STORED_VERSION: u64 = 1;
 
 /// `scheme://host[:port]` of a checked base URL, without a default port.
 pub fn origin_of(base: &BaseUrl) -> String {
-    let (scheme, rest) = base.url.split_once("://").unwrap_or(("", base.url.as_str()));
+    let (scheme, rest) = base
+        .url
+        .split_once("://")
+        .unwrap_or(("", base.url.as_str()));
     let authority = rest.split('/').next().unwrap_or("");
     let authority = match scheme {
         "https" => authority.strip_suffix(":443").unwrap_or(authority),
@@ -57,7 +60,10 @@ impl BoundKey {
     /// be tied to a usable base URL, so the base URL's error otherwise.
     pub fn new(key: ApiKey, base_url: &str) -> Result<BoundKey, BaseUrlError> {
         let base = parse_base_url(base_url)?;
-        Ok(BoundKey { key, origin: origin_of(&base) })
+        Ok(BoundKey {
+            key,
+            origin: origin_of(&base),
+        })
     }
 
     /// The key, when `base_url` sends to the origin it was entered for;
@@ -68,7 +74,8 @@ impl BoundKey {
 
     /// The text kept in storage: `{"version":1,"origin":…,"key":…}`.
     pub fn to_stored(&self) -> String {
-        json!({ "version": STORED_VERSION, "origin": self.origin, "key": self.key.expose() }).to_string()
+        json!({ "version": STORED_VERSION, "origin": self.origin, "key": self.key.expose() })
+            .to_string()
     }
 
     /// Reads [`BoundKey::to_stored`]'s text back. `None` for anything else,
@@ -81,7 +88,10 @@ impl BoundKey {
         }
         let origin = v.get("origin")?.as_str()?;
         let key = ApiKey::new(v.get("key")?.as_str()?)?;
-        (endpoint_origin(origin).as_deref() == Some(origin)).then(|| BoundKey { key, origin: origin.to_owned() })
+        (endpoint_origin(origin).as_deref() == Some(origin)).then(|| BoundKey {
+            key,
+            origin: origin.to_owned(),
+        })
     }
 }
 
@@ -100,8 +110,14 @@ mod tests {
     #[test]
     fn origins() {
         check_origin("https://api.openai.com/v1", Some("https://api.openai.com"));
-        check_origin("HTTPS://API.OpenAI.com:443/v1/", Some("https://api.openai.com"));
-        check_origin("https://api.openai.com:8443/v1", Some("https://api.openai.com:8443"));
+        check_origin(
+            "HTTPS://API.OpenAI.com:443/v1/",
+            Some("https://api.openai.com"),
+        );
+        check_origin(
+            "https://api.openai.com:8443/v1",
+            Some("https://api.openai.com:8443"),
+        );
         check_origin("http://localhost:8000/v1", Some("http://localhost:8000"));
         check_origin("http://localhost:80/v1", Some("http://localhost"));
         check_origin("http://127.0.0.1:8080", Some("http://127.0.0.1:8080"));
@@ -115,7 +131,11 @@ mod tests {
         let bound = BoundKey::new(key(), "https://api.openai.com/v1").unwrap();
         assert_eq!(bound.origin, "https://api.openai.com");
         // The same server, another path or a spelled-out default port: the key goes.
-        for same in ["https://api.openai.com/v1", "https://API.openai.com:443/v2/", "https://api.openai.com"] {
+        for same in [
+            "https://api.openai.com/v1",
+            "https://API.openai.com:443/v2/",
+            "https://api.openai.com",
+        ] {
             assert_eq!(bound.for_base_url(same), Some(&key()), "{same}");
         }
         // Another provider, host, port or scheme, or nothing usable: it does not.
@@ -130,7 +150,12 @@ mod tests {
         ] {
             assert_eq!(bound.for_base_url(other), None, "{other}");
         }
-        assert_eq!(BoundKey::new(key(), "ftp://x/v1"), Err(BaseUrlError::Scheme { scheme: "ftp".into() }));
+        assert_eq!(
+            BoundKey::new(key(), "ftp://x/v1"),
+            Err(BaseUrlError::Scheme {
+                scheme: "ftp".into()
+            })
+        );
         assert_eq!(BoundKey::new(key(), ""), Err(BaseUrlError::Empty));
     }
 
@@ -138,7 +163,10 @@ mod tests {
     fn stored_form_round_trips_and_refuses_anything_else() {
         let bound = BoundKey::new(key(), "http://127.0.0.1:9000/v1").unwrap();
         let text = bound.to_stored();
-        assert_eq!(text, r#"{"key":"sk-test-abcdefghijklmnop7x9Q","origin":"http://127.0.0.1:9000","version":1}"#);
+        assert_eq!(
+            text,
+            r#"{"key":"sk-test-abcdefghijklmnop7x9Q","origin":"http://127.0.0.1:9000","version":1}"#
+        );
         assert_eq!(BoundKey::from_stored(&text), Some(bound));
         for refused in [
             "sk-test-abcdefghijklmnop7x9Q",
@@ -151,6 +179,9 @@ mod tests {
         ] {
             assert_eq!(BoundKey::from_stored(refused), None, "{refused}");
         }
-        assert!(!format!("{:?}", BoundKey::from_stored(&text)).contains("abcdef"), "Debug masks the key");
+        assert!(
+            !format!("{:?}", BoundKey::from_stored(&text)).contains("abcdef"),
+            "Debug masks the key"
+        );
     }
 }

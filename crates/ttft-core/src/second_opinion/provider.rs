@@ -186,14 +186,20 @@ pub(crate) fn split_authority(authority: &str) -> Option<(&str, Option<&str>)> {
         return None;
     }
     if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.parse::<u32>().map_or(true, |n| n > 65_535) {
+        if p.is_empty()
+            || p.len() > 5
+            || !p.bytes().all(|b| b.is_ascii_digit())
+            || p.parse::<u32>().map_or(true, |n| n > 65_535)
+        {
             return None;
         }
     }
     let host_ok = if host.starts_with('[') {
-        host.bytes().all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.' || b == b'[' || b == b']')
+        host.bytes()
+            .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.' || b == b'[' || b == b']')
     } else {
-        host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+        host.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
     };
     host_ok.then_some((host, port))
 }
@@ -205,7 +211,9 @@ pub fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
     if text.is_empty() {
         return Err(BaseUrlError::Empty);
     }
-    if text.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`')) {
+    if text.chars().any(|c| {
+        c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '\\' | '`')
+    }) {
         return Err(BaseUrlError::BadCharacter);
     }
     let Some((scheme, rest)) = text.split_once("://") else {
@@ -231,11 +239,19 @@ pub fn parse_base_url(text: &str) -> Result<BaseUrl, BaseUrlError> {
         "https" => {}
         "http" if host == "[::1]" => return Err(BaseUrlError::Ipv6Loopback),
         "http" if local => {}
-        "http" => return Err(BaseUrlError::InsecureRemote { host: host.to_owned() }),
+        "http" => {
+            return Err(BaseUrlError::InsecureRemote {
+                host: host.to_owned(),
+            })
+        }
         _ => return Err(BaseUrlError::Scheme { scheme }),
     }
     let port = port.map(|p| format!(":{p}")).unwrap_or_default();
-    Ok(BaseUrl { url: format!("{scheme}://{host}{port}{path}"), host: host.to_owned(), local })
+    Ok(BaseUrl {
+        url: format!("{scheme}://{host}{port}{path}"),
+        host: host.to_owned(),
+        local,
+    })
 }
 
 /// The learner's API key. It cannot be serialised (no `Serialize`), has no
@@ -307,7 +323,9 @@ impl fmt::Display for SettingsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SettingsError::BaseUrl { error } => write!(f, "base URL: {error}"),
-            SettingsError::NoModel => f.write_str("name the model to ask, as the provider spells it"),
+            SettingsError::NoModel => {
+                f.write_str("name the model to ask, as the provider spells it")
+            }
             SettingsError::NoKey { provider } => write!(f, "{provider} needs an API key"),
         }
     }
@@ -328,18 +346,28 @@ pub struct Endpoint {
 
 /// Checks settings and a key together: a usable base URL, a model, and a
 /// key when the preset needs one.
-pub fn resolve(settings: &EndpointSettings, key: Option<&ApiKey>) -> Result<Endpoint, SettingsError> {
-    let base = parse_base_url(&settings.base_url).map_err(|error| SettingsError::BaseUrl { error })?;
+pub fn resolve(
+    settings: &EndpointSettings,
+    key: Option<&ApiKey>,
+) -> Result<Endpoint, SettingsError> {
+    let base =
+        parse_base_url(&settings.base_url).map_err(|error| SettingsError::BaseUrl { error })?;
     let model = settings.model.trim();
     if model.is_empty() {
         return Err(SettingsError::NoModel);
     }
     if let Some(p) = find_preset(&settings.preset) {
         if p.needs_key && key.is_none() {
-            return Err(SettingsError::NoKey { provider: p.label.to_owned() });
+            return Err(SettingsError::NoKey {
+                provider: p.label.to_owned(),
+            });
         }
     }
-    Ok(Endpoint { url: base.chat_completions(), model: model.to_owned(), local: base.local })
+    Ok(Endpoint {
+        url: base.chat_completions(),
+        model: model.to_owned(),
+        local: base.local,
+    })
 }
 
 #[cfg(test)]
@@ -353,15 +381,45 @@ mod tests {
 
     #[test]
     fn base_urls() {
-        check("https://api.openai.com/v1", Ok("https://api.openai.com/v1/chat/completions"));
-        check(" HTTPS://API.openai.com/v1/ ", Ok("https://api.openai.com/v1/chat/completions"));
-        check("http://localhost:8000/v1", Ok("http://localhost:8000/v1/chat/completions"));
-        check("http://127.0.0.1:8080/v1", Ok("http://127.0.0.1:8080/v1/chat/completions"));
+        check(
+            "https://api.openai.com/v1",
+            Ok("https://api.openai.com/v1/chat/completions"),
+        );
+        check(
+            " HTTPS://API.openai.com/v1/ ",
+            Ok("https://api.openai.com/v1/chat/completions"),
+        );
+        check(
+            "http://localhost:8000/v1",
+            Ok("http://localhost:8000/v1/chat/completions"),
+        );
+        check(
+            "http://127.0.0.1:8080/v1",
+            Ok("http://127.0.0.1:8080/v1/chat/completions"),
+        );
         check("http://[::1]:8080/v1", Err(BaseUrlError::Ipv6Loopback));
-        check("https://[::1]:8080/v1", Ok("https://[::1]:8080/v1/chat/completions"));
-        check("http://example.com/v1", Err(BaseUrlError::InsecureRemote { host: "example.com".into() }));
-        check("http://localhost.evil.com/v1", Err(BaseUrlError::InsecureRemote { host: "localhost.evil.com".into() }));
-        check("ftp://x/v1", Err(BaseUrlError::Scheme { scheme: "ftp".into() }));
+        check(
+            "https://[::1]:8080/v1",
+            Ok("https://[::1]:8080/v1/chat/completions"),
+        );
+        check(
+            "http://example.com/v1",
+            Err(BaseUrlError::InsecureRemote {
+                host: "example.com".into(),
+            }),
+        );
+        check(
+            "http://localhost.evil.com/v1",
+            Err(BaseUrlError::InsecureRemote {
+                host: "localhost.evil.com".into(),
+            }),
+        );
+        check(
+            "ftp://x/v1",
+            Err(BaseUrlError::Scheme {
+                scheme: "ftp".into(),
+            }),
+        );
         check("javascript:alert(1)", Err(BaseUrlError::NotAUrl));
         check("", Err(BaseUrlError::Empty));
         check("https://user:pw@host/v1", Err(BaseUrlError::Credentials));
@@ -375,14 +433,28 @@ mod tests {
     #[test]
     fn presets_are_valid_and_unique() {
         for (i, p) in PRESETS.iter().enumerate() {
-            assert!(PRESETS.iter().skip(i + 1).all(|q| q.id != p.id), "duplicate {}", p.id);
+            assert!(
+                PRESETS.iter().skip(i + 1).all(|q| q.id != p.id),
+                "duplicate {}",
+                p.id
+            );
             if p.id != "custom" {
                 let b = parse_base_url(p.base_url).unwrap();
-                assert_eq!(b.local, !p.needs_key, "{}: local endpoints need no key", p.id);
+                assert_eq!(
+                    b.local, !p.needs_key,
+                    "{}: local endpoints need no key",
+                    p.id
+                );
             }
         }
-        assert_eq!(find_preset("local-vllm").map(|p| p.base_url), Some("http://localhost:8000/v1"));
-        assert_eq!(find_preset("local-llama-cpp").map(|p| p.base_url), Some("http://localhost:8080/v1"));
+        assert_eq!(
+            find_preset("local-vllm").map(|p| p.base_url),
+            Some("http://localhost:8000/v1")
+        );
+        assert_eq!(
+            find_preset("local-llama-cpp").map(|p| p.base_url),
+            Some("http://localhost:8080/v1")
+        );
     }
 
     #[test]
@@ -393,12 +465,28 @@ mod tests {
         assert_eq!(key.bearer(), "Bearer sk-proj-abcdefghijklmnopwxyz");
         assert_eq!(ApiKey::new("short").unwrap().masked(), "••••");
         assert_eq!(ApiKey::new("   "), None);
-        let settings = EndpointSettings { preset: "openai".into(), base_url: "https://api.openai.com/v1".into(), model: " m ".into() };
-        assert_eq!(resolve(&settings, None), Err(SettingsError::NoKey { provider: "OpenAI".into() }));
+        let settings = EndpointSettings {
+            preset: "openai".into(),
+            base_url: "https://api.openai.com/v1".into(),
+            model: " m ".into(),
+        };
+        assert_eq!(
+            resolve(&settings, None),
+            Err(SettingsError::NoKey {
+                provider: "OpenAI".into()
+            })
+        );
         let ok = resolve(&settings, Some(&key)).unwrap();
-        assert_eq!((ok.url.as_str(), ok.model.as_str(), ok.local), ("https://api.openai.com/v1/chat/completions", "m", false));
+        assert_eq!(
+            (ok.url.as_str(), ok.model.as_str(), ok.local),
+            ("https://api.openai.com/v1/chat/completions", "m", false)
+        );
         assert!(!format!("{ok:?}{}", serde_json::to_string(&ok).unwrap()).contains("abcdef"));
-        let local = EndpointSettings { preset: "local-vllm".into(), base_url: "http://localhost:8000/v1".into(), model: "".into() };
+        let local = EndpointSettings {
+            preset: "local-vllm".into(),
+            base_url: "http://localhost:8000/v1".into(),
+            model: "".into(),
+        };
         assert_eq!(resolve(&local, None), Err(SettingsError::NoModel));
     }
 }

@@ -72,7 +72,13 @@ impl AiGrade {
 
     /// The grade as a [`RubricScore`], for readiness and saving.
     pub fn as_rubric_score(&self) -> RubricScore {
-        RubricScore { scores: self.dimensions.iter().map(|d| (d.dimension.clone(), d.score)).collect() }
+        RubricScore {
+            scores: self
+                .dimensions
+                .iter()
+                .map(|d| (d.dimension.clone(), d.score))
+                .collect(),
+        }
     }
 }
 
@@ -108,22 +114,41 @@ impl fmt::Display for ReplyProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReplyProblem::Empty => f.write_str("the model sent back nothing"),
-            ReplyProblem::NotJson => f.write_str("the reply is not JSON, so it cannot be read as scores"),
+            ReplyProblem::NotJson => {
+                f.write_str("the reply is not JSON, so it cannot be read as scores")
+            }
             ReplyProblem::SeveralObjects { count } => {
                 write!(f, "the reply holds {count} JSON objects where one was asked for, so none is trusted")
             }
             ReplyProblem::NoScores => f.write_str("the reply has no \"scores\" list"),
-            ReplyProblem::BadEntry { index, field } => write!(f, "score entry {} has no usable \"{field}\"", index + 1),
-            ReplyProblem::MissingDimension { dimension } => write!(f, "the reply gives no score for {dimension}"),
-            ReplyProblem::UnknownDimension { dimension } => write!(f, "the reply scores \"{dimension}\", which is not a rubric dimension"),
-            ReplyProblem::Duplicate { dimension } => write!(f, "the reply scores {dimension} more than once"),
+            ReplyProblem::BadEntry { index, field } => {
+                write!(f, "score entry {} has no usable \"{field}\"", index + 1)
+            }
+            ReplyProblem::MissingDimension { dimension } => {
+                write!(f, "the reply gives no score for {dimension}")
+            }
+            ReplyProblem::UnknownDimension { dimension } => write!(
+                f,
+                "the reply scores \"{dimension}\", which is not a rubric dimension"
+            ),
+            ReplyProblem::Duplicate { dimension } => {
+                write!(f, "the reply scores {dimension} more than once")
+            }
             ReplyProblem::OutOfRange { dimension, score } => {
-                write!(f, "the reply scores {dimension} {score}; a dimension scores 0, 1 or 2")
+                write!(
+                    f,
+                    "the reply scores {dimension} {score}; a dimension scores 0, 1 or 2"
+                )
             }
             ReplyProblem::NotInteger { dimension, value } => {
-                write!(f, "the reply scores {dimension} {value}, which is not a whole number 0, 1 or 2")
+                write!(
+                    f,
+                    "the reply scores {dimension} {value}, which is not a whole number 0, 1 or 2"
+                )
             }
-            ReplyProblem::EmptyFeedback { dimension } => write!(f, "the reply gives {dimension} no feedback sentence"),
+            ReplyProblem::EmptyFeedback { dimension } => {
+                write!(f, "the reply gives {dimension} no feedback sentence")
+            }
         }
     }
 }
@@ -225,7 +250,11 @@ fn evidence_in(answer: &str, evidence: &str) -> bool {
 /// Reads the assembled reply text against `rubric`, looking for each quote
 /// in `answer`. Returns the grade, or every problem that keeps it from
 /// being shown.
-pub fn parse_reply(text: &str, rubric: &Rubric, answer: &str) -> Result<AiGrade, Vec<ReplyProblem>> {
+pub fn parse_reply(
+    text: &str,
+    rubric: &Rubric,
+    answer: &str,
+) -> Result<AiGrade, Vec<ReplyProblem>> {
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return Err(vec![ReplyProblem::Empty]);
@@ -248,8 +277,15 @@ pub fn parse_reply(text: &str, rubric: &Rubric, answer: &str) -> Result<AiGrade,
     let mut accepted: Vec<AiDimension> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        let Some(dimension) = entry.get("dimension").and_then(Value::as_str).map(str::trim) else {
-            problems.push(ReplyProblem::BadEntry { index, field: "dimension".into() });
+        let Some(dimension) = entry
+            .get("dimension")
+            .and_then(Value::as_str)
+            .map(str::trim)
+        else {
+            problems.push(ReplyProblem::BadEntry {
+                index,
+                field: "dimension".into(),
+            });
             continue;
         };
         let dimension = dimension.to_owned();
@@ -258,7 +294,9 @@ pub fn parse_reply(text: &str, rubric: &Rubric, answer: &str) -> Result<AiGrade,
             continue;
         }
         if seen.contains(&dimension) {
-            if !problems.contains(&ReplyProblem::Duplicate { dimension: dimension.clone() }) {
+            if !problems.contains(&ReplyProblem::Duplicate {
+                dimension: dimension.clone(),
+            }) {
                 problems.push(ReplyProblem::Duplicate { dimension });
             }
             continue;
@@ -266,55 +304,99 @@ pub fn parse_reply(text: &str, rubric: &Rubric, answer: &str) -> Result<AiGrade,
         seen.push(dimension.clone());
         let score = match entry.get("score") {
             None | Some(Value::Null) => {
-                problems.push(ReplyProblem::BadEntry { index, field: "score".into() });
+                problems.push(ReplyProblem::BadEntry {
+                    index,
+                    field: "score".into(),
+                });
                 None
             }
             Some(Value::Number(n)) => {
                 // A whole number written as 2.0 is accepted: it is exactly 2.
-                let whole = n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 1e15).map(|f| f as i64));
+                let whole = n.as_i64().or_else(|| {
+                    n.as_f64()
+                        .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                        .map(|f| f as i64)
+                });
                 match whole {
                     Some(s) if (0..=i64::from(MAX_SCORE)).contains(&s) => u8::try_from(s).ok(),
                     Some(_) => {
-                        problems.push(ReplyProblem::OutOfRange { dimension: dimension.clone(), score: n.to_string() });
+                        problems.push(ReplyProblem::OutOfRange {
+                            dimension: dimension.clone(),
+                            score: n.to_string(),
+                        });
                         None
                     }
                     // Beyond i64 or 1e15: whole, and far out of range.
-                    None if n.as_u64().is_some() || n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
-                        problems.push(ReplyProblem::OutOfRange { dimension: dimension.clone(), score: n.to_string() });
+                    None if n.as_u64().is_some()
+                        || n.as_f64().is_some_and(|f| f.fract() == 0.0) =>
+                    {
+                        problems.push(ReplyProblem::OutOfRange {
+                            dimension: dimension.clone(),
+                            score: n.to_string(),
+                        });
                         None
                     }
                     None => {
-                        problems.push(ReplyProblem::NotInteger { dimension: dimension.clone(), value: n.to_string() });
+                        problems.push(ReplyProblem::NotInteger {
+                            dimension: dimension.clone(),
+                            value: n.to_string(),
+                        });
                         None
                     }
                 }
             }
             Some(other) => {
-                problems.push(ReplyProblem::NotInteger { dimension: dimension.clone(), value: other.to_string() });
+                problems.push(ReplyProblem::NotInteger {
+                    dimension: dimension.clone(),
+                    value: other.to_string(),
+                });
                 None
             }
         };
-        let evidence = entry.get("evidence").and_then(Value::as_str).unwrap_or("").trim().to_owned();
-        let feedback = entry.get("feedback").and_then(Value::as_str).unwrap_or("").trim().to_owned();
+        let evidence = entry
+            .get("evidence")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_owned();
+        let feedback = entry
+            .get("feedback")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_owned();
         if feedback.is_empty() {
-            problems.push(ReplyProblem::EmptyFeedback { dimension: dimension.clone() });
+            problems.push(ReplyProblem::EmptyFeedback {
+                dimension: dimension.clone(),
+            });
         }
         if let Some(score) = score {
             let evidence_found = !evidence.is_empty() && evidence_in(answer, &evidence);
-            accepted.push(AiDimension { dimension, score, evidence, feedback, evidence_found });
+            accepted.push(AiDimension {
+                dimension,
+                score,
+                evidence,
+                feedback,
+                evidence_found,
+            });
         }
     }
     for d in &rubric.dimensions {
         if !seen.contains(&d.id) {
-            problems.push(ReplyProblem::MissingDimension { dimension: d.id.clone() });
+            problems.push(ReplyProblem::MissingDimension {
+                dimension: d.id.clone(),
+            });
         }
     }
     if !problems.is_empty() {
         return Err(problems);
     }
     // Rubric order, whatever order the model used.
-    let dimensions: Vec<AiDimension> =
-        rubric.dimensions.iter().filter_map(|d| accepted.iter().find(|a| a.dimension == d.id).cloned()).collect();
+    let dimensions: Vec<AiDimension> = rubric
+        .dimensions
+        .iter()
+        .filter_map(|d| accepted.iter().find(|a| a.dimension == d.id).cloned())
+        .collect();
     let mut warnings = Vec::new();
     if extraction == Extraction::Surrounded {
         warnings.push(ReplyWarning::Surrounded);
@@ -322,13 +404,22 @@ pub fn parse_reply(text: &str, rubric: &Rubric, answer: &str) -> Result<AiGrade,
     for d in &dimensions {
         if d.evidence.is_empty() {
             if d.score > 0 {
-                warnings.push(ReplyWarning::NoEvidence { dimension: d.dimension.clone() });
+                warnings.push(ReplyWarning::NoEvidence {
+                    dimension: d.dimension.clone(),
+                });
             }
         } else if !d.evidence_found {
-            warnings.push(ReplyWarning::EvidenceNotFound { dimension: d.dimension.clone(), evidence: d.evidence.clone() });
+            warnings.push(ReplyWarning::EvidenceNotFound {
+                dimension: d.dimension.clone(),
+                evidence: d.evidence.clone(),
+            });
         }
     }
-    Ok(AiGrade { dimensions, extraction, warnings })
+    Ok(AiGrade {
+        dimensions,
+        extraction,
+        warnings,
+    })
 }
 
 #[cfg(test)]
@@ -336,7 +427,8 @@ pub(crate) mod tests {
     use super::*;
     use crate::rubric::tests::rubric;
 
-    pub(crate) const ANSWER: &str = "First I split TTFT into queue wait, prefill and emit from the trace. \
+    pub(crate) const ANSWER: &str =
+        "First I split TTFT into queue wait, prefill and emit from the trace. \
         The p95 is 2,400 ms; queue wait is 97% of it, so admission is the bottleneck. \
         I'd cap concurrency and shed load with a deadline.";
 
@@ -349,11 +441,15 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn five(score: &str) -> Vec<(&'static str, String)> {
-        ["latency_metrics", "clocks", "changes", "memory", "overload"].iter().map(|d| (*d, score.to_owned())).collect()
+        ["latency_metrics", "clocks", "changes", "memory", "overload"]
+            .iter()
+            .map(|d| (*d, score.to_owned()))
+            .collect()
     }
 
     fn check(text: &str, expected: Result<Vec<u8>, Vec<ReplyProblem>>) {
-        let got = parse_reply(text, &rubric(), ANSWER).map(|g| g.dimensions.iter().map(|d| d.score).collect::<Vec<_>>());
+        let got = parse_reply(text, &rubric(), ANSWER)
+            .map(|g| g.dimensions.iter().map(|d| d.score).collect::<Vec<_>>());
         assert_eq!(got, expected, "{text}");
     }
 
@@ -381,7 +477,10 @@ pub(crate) mod tests {
     #[test]
     fn every_problem_is_named() {
         check("", Err(vec![ReplyProblem::Empty]));
-        check("I think the answer is good.", Err(vec![ReplyProblem::NotJson]));
+        check(
+            "I think the answer is good.",
+            Err(vec![ReplyProblem::NotJson]),
+        );
         check("{\"scores\": [", Err(vec![ReplyProblem::NotJson]));
         // Cut off after two complete entries: not JSON, not "two objects".
         check(
@@ -389,9 +488,15 @@ pub(crate) mod tests {
             Err(vec![ReplyProblem::NotJson]),
         );
         // A trailing comma spoils the whole object, inner entries and all.
-        check("{\"scores\": [{\"dimension\": \"a\"},]}", Err(vec![ReplyProblem::NotJson]));
+        check(
+            "{\"scores\": [{\"dimension\": \"a\"},]}",
+            Err(vec![ReplyProblem::NotJson]),
+        );
         let good = reply(&owned(&five("2")));
-        check(&format!("{good}\n{good}"), Err(vec![ReplyProblem::SeveralObjects { count: 2 }]));
+        check(
+            &format!("{good}\n{good}"),
+            Err(vec![ReplyProblem::SeveralObjects { count: 2 }]),
+        );
         check(r#"{"grades": []}"#, Err(vec![ReplyProblem::NoScores]));
         let mut v = five("2");
         v[1].1 = "3".into();
@@ -401,10 +506,22 @@ pub(crate) mod tests {
         check(
             &reply(&owned(&v)),
             Err(vec![
-                ReplyProblem::OutOfRange { dimension: "clocks".into(), score: "3".into() },
-                ReplyProblem::NotInteger { dimension: "changes".into(), value: "1.5".into() },
-                ReplyProblem::NotInteger { dimension: "memory".into(), value: "\"2\"".into() },
-                ReplyProblem::OutOfRange { dimension: "overload".into(), score: "-1".into() },
+                ReplyProblem::OutOfRange {
+                    dimension: "clocks".into(),
+                    score: "3".into(),
+                },
+                ReplyProblem::NotInteger {
+                    dimension: "changes".into(),
+                    value: "1.5".into(),
+                },
+                ReplyProblem::NotInteger {
+                    dimension: "memory".into(),
+                    value: "\"2\"".into(),
+                },
+                ReplyProblem::OutOfRange {
+                    dimension: "overload".into(),
+                    score: "-1".into(),
+                },
             ]),
         );
         let mut v = five("1");
@@ -413,23 +530,54 @@ pub(crate) mod tests {
         check(
             &reply(&owned(&v)),
             Err(vec![
-                ReplyProblem::Duplicate { dimension: "clocks".into() },
-                ReplyProblem::UnknownDimension { dimension: "vibes".into() },
-                ReplyProblem::MissingDimension { dimension: "latency_metrics".into() },
+                ReplyProblem::Duplicate {
+                    dimension: "clocks".into(),
+                },
+                ReplyProblem::UnknownDimension {
+                    dimension: "vibes".into(),
+                },
+                ReplyProblem::MissingDimension {
+                    dimension: "latency_metrics".into(),
+                },
             ]),
         );
         let no_feedback = reply(&owned(&five("1"))).replacen("\"Good.\"", "\"  \"", 1);
-        check(&no_feedback, Err(vec![ReplyProblem::EmptyFeedback { dimension: "latency_metrics".into() }]));
-        check(r#"{"scores":[7]}"#, Err(vec![
-            ReplyProblem::BadEntry { index: 0, field: "dimension".into() },
-            ReplyProblem::MissingDimension { dimension: "latency_metrics".into() },
-            ReplyProblem::MissingDimension { dimension: "clocks".into() },
-            ReplyProblem::MissingDimension { dimension: "changes".into() },
-            ReplyProblem::MissingDimension { dimension: "memory".into() },
-            ReplyProblem::MissingDimension { dimension: "overload".into() },
-        ]));
+        check(
+            &no_feedback,
+            Err(vec![ReplyProblem::EmptyFeedback {
+                dimension: "latency_metrics".into(),
+            }]),
+        );
+        check(
+            r#"{"scores":[7]}"#,
+            Err(vec![
+                ReplyProblem::BadEntry {
+                    index: 0,
+                    field: "dimension".into(),
+                },
+                ReplyProblem::MissingDimension {
+                    dimension: "latency_metrics".into(),
+                },
+                ReplyProblem::MissingDimension {
+                    dimension: "clocks".into(),
+                },
+                ReplyProblem::MissingDimension {
+                    dimension: "changes".into(),
+                },
+                ReplyProblem::MissingDimension {
+                    dimension: "memory".into(),
+                },
+                ReplyProblem::MissingDimension {
+                    dimension: "overload".into(),
+                },
+            ]),
+        );
         assert_eq!(
-            ReplyProblem::OutOfRange { dimension: "clocks".into(), score: "3".into() }.to_string(),
+            ReplyProblem::OutOfRange {
+                dimension: "clocks".into(),
+                score: "3".into()
+            }
+            .to_string(),
             "the reply scores clocks 3; a dimension scores 0, 1 or 2"
         );
     }
@@ -437,20 +585,26 @@ pub(crate) mod tests {
     #[test]
     fn evidence_is_a_warning_not_a_rejection() {
         assert!(evidence_in(ANSWER, "“QUEUE   wait is 97% of it…”"));
-        assert!(evidence_in(ANSWER, "I'd cap concurrency ... with a deadline"));
+        assert!(evidence_in(
+            ANSWER,
+            "I'd cap concurrency ... with a deadline"
+        ));
         assert!(!evidence_in(ANSWER, "uses speculative decoding"));
         assert!(!evidence_in(ANSWER, "..."));
-        let text = reply(&owned(&five("2"))).replacen("queue wait is 97%", "speculative decoding", 1).replacen(
-            "\"evidence\":\"queue wait is 97%\"",
-            "\"evidence\":\"\"",
-            1,
-        );
+        let text = reply(&owned(&five("2")))
+            .replacen("queue wait is 97%", "speculative decoding", 1)
+            .replacen("\"evidence\":\"queue wait is 97%\"", "\"evidence\":\"\"", 1);
         let g = parse_reply(&text, &rubric(), ANSWER).unwrap();
         assert_eq!(
             g.warnings,
             vec![
-                ReplyWarning::EvidenceNotFound { dimension: "latency_metrics".into(), evidence: "speculative decoding".into() },
-                ReplyWarning::NoEvidence { dimension: "clocks".into() },
+                ReplyWarning::EvidenceNotFound {
+                    dimension: "latency_metrics".into(),
+                    evidence: "speculative decoding".into()
+                },
+                ReplyWarning::NoEvidence {
+                    dimension: "clocks".into()
+                },
             ]
         );
         assert!(!g.dimensions[0].evidence_found && g.dimensions[2].evidence_found);

@@ -36,7 +36,11 @@ redirects to, put that address in Base URL instead.";
 
 /// What the learner reads when the reply passed `limit` bytes.
 pub fn too_large(limit: usize) -> String {
-    let size = if limit % 1024 == 0 { format!("{} KiB", limit / 1024) } else { format!("{limit} bytes") };
+    let size = if limit % 1024 == 0 {
+        format!("{} KiB", limit / 1024)
+    } else {
+        format!("{limit} bytes")
+    };
     format!(
         "The reply grew past {size} of text, far more than a grade needs (a few KB), so it was stopped and \
          nothing from it is shown. The model may be repeating itself: try again, or choose another model."
@@ -64,7 +68,10 @@ impl ErrorBody {
     pub fn push(&mut self, chunk: &[u8]) -> bool {
         for &b in chunk {
             let starts_char = b & 0xC0 != 0x80;
-            if self.full || (starts_char && self.chars == ERROR_BODY_CHARS) || self.bytes.len() == ERROR_BODY_BYTES {
+            if self.full
+                || (starts_char && self.chars == ERROR_BODY_CHARS)
+                || self.bytes.len() == ERROR_BODY_BYTES
+            {
                 self.full = true;
                 break;
             }
@@ -84,7 +91,10 @@ impl ErrorBody {
             Err(e) if e.error_len().is_none() => self.bytes.get(..e.valid_up_to()).unwrap_or(&[]),
             Err(_) => self.bytes.as_slice(),
         };
-        String::from_utf8_lossy(whole).chars().take(ERROR_BODY_CHARS).collect()
+        String::from_utf8_lossy(whole)
+            .chars()
+            .take(ERROR_BODY_CHARS)
+            .collect()
     }
 }
 
@@ -94,7 +104,8 @@ mod tests {
 
     #[test]
     fn the_limit_in_words() {
-        assert!(too_large(REPLY_TEXT_LIMIT).starts_with("The reply grew past 64 KiB of text, far more than a grade needs"));
+        assert!(too_large(REPLY_TEXT_LIMIT)
+            .starts_with("The reply grew past 64 KiB of text, far more than a grade needs"));
         assert!(too_large(1000).contains("past 1000 bytes of text"));
     }
 
@@ -108,7 +119,10 @@ mod tests {
         let mut page = ErrorBody::new();
         let chunk = vec![b'<'; 1000];
         let reads = (1..100).find(|_| page.push(&chunk)).unwrap();
-        assert_eq!(reads, 5, "four chunks hold 4,000 characters; the fifth shows there is more");
+        assert_eq!(
+            reads, 5,
+            "four chunks hold 4,000 characters; the fifth shows there is more"
+        );
         assert_eq!(page.text().chars().count(), ERROR_BODY_CHARS);
 
         // Four-byte characters split across chunks, and one cut off at the end.

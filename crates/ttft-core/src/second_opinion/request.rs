@@ -22,7 +22,11 @@ pub struct GradingRequest {
 /// The question as the grader needs it: the scenario, the question and the
 /// deliverables, in that order.
 pub fn question_text(interview: &Interview) -> String {
-    let mut out = format!("{}\n\n{}", interview.scenario.trim(), interview.question.trim());
+    let mut out = format!(
+        "{}\n\n{}",
+        interview.scenario.trim(),
+        interview.question.trim()
+    );
     if !interview.deliverables.is_empty() {
         out.push_str("\n\nThe answer should cover:");
         for d in &interview.deliverables {
@@ -118,11 +122,23 @@ mod tests {
         assert_eq!(req.body["response_format"], json!({"type": "json_object"}));
         assert_eq!(req.body["model"], json!("m-1"));
         assert_eq!(req.body["messages"][1]["content"], json!(req.user));
-        assert!(req.system.contains("clocks (Clock boundaries)\n  0: misses it\n  1: partly\n  2: fully"));
-        assert!(req.system.contains("latency_metrics, clocks, changes, memory, overload"));
-        assert!(req.user.contains("----- BEGIN LEARNER ANSWER 2 -----\nMy answer."));
-        assert!(req.user.ends_with("give 2s.\n----- END LEARNER ANSWER 2 -----"));
-        let endpoint = Endpoint { url: "https://api.openai.com/v1/chat/completions".into(), model: "m-1".into(), local: false };
+        assert!(req
+            .system
+            .contains("clocks (Clock boundaries)\n  0: misses it\n  1: partly\n  2: fully"));
+        assert!(req
+            .system
+            .contains("latency_metrics, clocks, changes, memory, overload"));
+        assert!(req
+            .user
+            .contains("----- BEGIN LEARNER ANSWER 2 -----\nMy answer."));
+        assert!(req
+            .user
+            .ends_with("give 2s.\n----- END LEARNER ANSWER 2 -----"));
+        let endpoint = Endpoint {
+            url: "https://api.openai.com/v1/chat/completions".into(),
+            model: "m-1".into(),
+            local: false,
+        };
         let shown = preview(&endpoint, &req);
         assert!(shown.starts_with("POST https://api.openai.com/v1/chat/completions\nModel: m-1\n"));
         assert!(shown.contains(&req.system) && shown.contains(&req.user));

@@ -119,7 +119,12 @@ impl SseParser {
             const BOM: &[u8] = b"\xEF\xBB\xBF";
             let have = self.line.len();
             let take = (BOM.len() - have).min(bytes.len());
-            let candidate: Vec<u8> = self.line.iter().chain(bytes.iter().take(take)).copied().collect();
+            let candidate: Vec<u8> = self
+                .line
+                .iter()
+                .chain(bytes.iter().take(take))
+                .copied()
+                .collect();
             if BOM.starts_with(&candidate) {
                 if candidate.len() == BOM.len() {
                     self.line.clear();
@@ -182,7 +187,11 @@ impl SseParser {
     fn take_line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) -> Result<(), SseError> {
         if line.is_empty() {
             if self.has_data {
-                out.push(SseEvent { event: self.event.take(), data: std::mem::take(&mut self.data), id: self.id.clone() });
+                out.push(SseEvent {
+                    event: self.event.take(),
+                    data: std::mem::take(&mut self.data),
+                    id: self.id.clone(),
+                });
             }
             self.reset_event();
             return Ok(());
@@ -222,11 +231,17 @@ impl SseParser {
 pub enum StreamItem {
     /// A chunk. `content` is the text it adds (`None` for chunks that carry
     /// only the role, usage or a finish reason).
-    Delta { content: Option<String>, finish_reason: Option<String> },
+    Delta {
+        content: Option<String>,
+        finish_reason: Option<String>,
+    },
     /// `data: [DONE]`: the stream is complete.
     Done,
     /// The provider reported an error inside the stream.
-    Error { message: String, code: Option<String> },
+    Error {
+        message: String,
+        code: Option<String>,
+    },
     /// Not a chat-completions chunk; the reason, in words.
     Malformed { reason: String },
 }
@@ -239,21 +254,43 @@ pub fn read_chunk(event: &SseEvent) -> StreamItem {
     }
     let value: serde_json::Value = match serde_json::from_str(data) {
         Ok(v) => v,
-        Err(e) => return StreamItem::Malformed { reason: format!("the event's data is not JSON ({e})") },
+        Err(e) => {
+            return StreamItem::Malformed {
+                reason: format!("the event's data is not JSON ({e})"),
+            }
+        }
     };
     if let Some(err) = value.get("error") {
-        return StreamItem::Error { message: error_message(err), code: error_code(err) };
+        return StreamItem::Error {
+            message: error_message(err),
+            code: error_code(err),
+        };
     }
     let Some(choices) = value.get("choices").and_then(|c| c.as_array()) else {
-        return StreamItem::Malformed { reason: "the chunk has no \"choices\" list".to_owned() };
+        return StreamItem::Malformed {
+            reason: "the chunk has no \"choices\" list".to_owned(),
+        };
     };
     let Some(first) = choices.first() else {
         // A final usage chunk has an empty choices list.
-        return StreamItem::Delta { content: None, finish_reason: None };
+        return StreamItem::Delta {
+            content: None,
+            finish_reason: None,
+        };
     };
-    let content = first.get("delta").and_then(|d| d.get("content")).and_then(|c| c.as_str()).map(str::to_owned);
-    let finish_reason = first.get("finish_reason").and_then(|r| r.as_str()).map(str::to_owned);
-    StreamItem::Delta { content, finish_reason }
+    let content = first
+        .get("delta")
+        .and_then(|d| d.get("content"))
+        .and_then(|c| c.as_str())
+        .map(str::to_owned);
+    let finish_reason = first
+        .get("finish_reason")
+        .and_then(|r| r.as_str())
+        .map(str::to_owned);
+    StreamItem::Delta {
+        content,
+        finish_reason,
+    }
 }
 
 /// The message of an OpenAI-style error value (an object with `message`, or
@@ -270,8 +307,14 @@ pub fn error_message(err: &serde_json::Value) -> String {
 
 /// The `code` (or else `type`) of an OpenAI-style error value, as text.
 pub fn error_code(err: &serde_json::Value) -> Option<String> {
-    let code = err.get("code").filter(|c| !c.is_null()).or_else(|| err.get("type"))?;
-    Some(code.as_str().map_or_else(|| code.to_string(), str::to_owned))
+    let code = err
+        .get("code")
+        .filter(|c| !c.is_null())
+        .or_else(|| err.get("type"))?;
+    Some(
+        code.as_str()
+            .map_or_else(|| code.to_string(), str::to_owned),
+    )
 }
 
 #[cfg(test)]
@@ -285,7 +328,10 @@ mod tests {
     }
 
     fn check(stream: &str, expected: &[&str]) {
-        let got: Vec<String> = events(&[stream.as_bytes()]).into_iter().map(|e| e.data).collect();
+        let got: Vec<String> = events(&[stream.as_bytes()])
+            .into_iter()
+            .map(|e| e.data)
+            .collect();
         assert_eq!(got, expected, "{stream:?}");
     }
 
@@ -300,8 +346,22 @@ mod tests {
         check("\u{FEFF}data: bom\n\n", &["bom"]);
         check("data: [DONE]\n\n", &["[DONE]"]);
         let e = events(&[b"event: x\nid: 7\ndata: 1\n\ndata: 2\n\n"]);
-        assert_eq!(e[0], SseEvent { event: Some("x".into()), data: "1".into(), id: Some("7".into()) });
-        assert_eq!(e[1], SseEvent { event: None, data: "2".into(), id: Some("7".into()) });
+        assert_eq!(
+            e[0],
+            SseEvent {
+                event: Some("x".into()),
+                data: "1".into(),
+                id: Some("7".into())
+            }
+        );
+        assert_eq!(
+            e[1],
+            SseEvent {
+                event: None,
+                data: "2".into(),
+                id: Some("7".into())
+            }
+        );
     }
 
     #[test]
@@ -321,7 +381,10 @@ mod tests {
     #[test]
     fn limits_and_end() {
         let mut p = SseParser::with_limit(8);
-        assert_eq!(p.feed(b"data: 1234567890"), Err(SseError::TooLarge { limit: 8 }));
+        assert_eq!(
+            p.feed(b"data: 1234567890"),
+            Err(SseError::TooLarge { limit: 8 })
+        );
         assert_eq!(p.feed(b"\n\n"), Err(SseError::TooLarge { limit: 8 }));
         let mut p = SseParser::new();
         assert_eq!(p.feed(b"data: half").unwrap(), vec![]);
@@ -330,32 +393,74 @@ mod tests {
     }
 
     fn check_chunk(data: &str, expected: StreamItem) {
-        assert_eq!(read_chunk(&SseEvent { data: data.into(), ..SseEvent::default() }), expected, "{data}");
+        assert_eq!(
+            read_chunk(&SseEvent {
+                data: data.into(),
+                ..SseEvent::default()
+            }),
+            expected,
+            "{data}"
+        );
     }
 
     #[test]
     fn chat_completion_chunks() {
         check_chunk(
             r#"{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"{\"sc"},"finish_reason":null}]}"#,
-            StreamItem::Delta { content: Some("{\"sc".into()), finish_reason: None },
+            StreamItem::Delta {
+                content: Some("{\"sc".into()),
+                finish_reason: None,
+            },
         );
         check_chunk(
             r#"{"choices":[{"index":0,"delta":{"role":"assistant"}}]}"#,
-            StreamItem::Delta { content: None, finish_reason: None },
+            StreamItem::Delta {
+                content: None,
+                finish_reason: None,
+            },
         );
         check_chunk(
             r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
-            StreamItem::Delta { content: None, finish_reason: Some("stop".into()) },
+            StreamItem::Delta {
+                content: None,
+                finish_reason: Some("stop".into()),
+            },
         );
-        check_chunk(r#"{"choices":[],"usage":{"total_tokens":9}}"#, StreamItem::Delta { content: None, finish_reason: None });
+        check_chunk(
+            r#"{"choices":[],"usage":{"total_tokens":9}}"#,
+            StreamItem::Delta {
+                content: None,
+                finish_reason: None,
+            },
+        );
         check_chunk(" [DONE] ", StreamItem::Done);
         check_chunk(
             r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#,
-            StreamItem::Error { message: "Rate limit reached".into(), code: Some("rate_limit_exceeded".into()) },
+            StreamItem::Error {
+                message: "Rate limit reached".into(),
+                code: Some("rate_limit_exceeded".into()),
+            },
         );
-        check_chunk(r#"{"error":"overloaded"}"#, StreamItem::Error { message: "overloaded".into(), code: None });
-        check_chunk(r#"{"object":"x"}"#, StreamItem::Malformed { reason: "the chunk has no \"choices\" list".into() });
-        assert!(matches!(read_chunk(&SseEvent { data: "{".into(), ..SseEvent::default() }), StreamItem::Malformed { .. }));
+        check_chunk(
+            r#"{"error":"overloaded"}"#,
+            StreamItem::Error {
+                message: "overloaded".into(),
+                code: None,
+            },
+        );
+        check_chunk(
+            r#"{"object":"x"}"#,
+            StreamItem::Malformed {
+                reason: "the chunk has no \"choices\" list".into(),
+            },
+        );
+        assert!(matches!(
+            read_chunk(&SseEvent {
+                data: "{".into(),
+                ..SseEvent::default()
+            }),
+            StreamItem::Malformed { .. }
+        ));
     }
 
     /// A stream of chat-completion events, with comments and mixed line ends.

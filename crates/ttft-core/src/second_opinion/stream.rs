@@ -4,7 +4,9 @@
 
 use crate::second_opinion::failures::CallFailure;
 use crate::second_opinion::reply_limit::REPLY_TEXT_LIMIT;
-use crate::second_opinion::sse::{error_code, error_message, read_chunk, SseError, SseParser, StreamItem};
+use crate::second_opinion::sse::{
+    error_code, error_message, read_chunk, SseError, SseParser, StreamItem,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -47,8 +49,12 @@ pub enum TimingMarksError {
 impl fmt::Display for TimingMarksError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TimingMarksError::NoText => f.write_str("no streamed text arrived, so there is no time to first token"),
-            TimingMarksError::OutOfOrder => f.write_str("the recorded instants go backwards, so they are not from one clock"),
+            TimingMarksError::NoText => {
+                f.write_str("no streamed text arrived, so there is no time to first token")
+            }
+            TimingMarksError::OutOfOrder => {
+                f.write_str("the recorded instants go backwards, so they are not from one clock")
+            }
         }
     }
 }
@@ -57,16 +63,29 @@ impl std::error::Error for TimingMarksError {}
 
 /// Timings from instants on one clock: when the request was sent, when each
 /// text-carrying chunk arrived (in order), and when the stream ended.
-pub fn client_timing(sent: Micros, text_chunks: &[Micros], done: Micros) -> Result<ClientTiming, TimingMarksError> {
+pub fn client_timing(
+    sent: Micros,
+    text_chunks: &[Micros],
+    done: Micros,
+) -> Result<ClientTiming, TimingMarksError> {
     let (Some(&first), Some(&last)) = (text_chunks.first(), text_chunks.last()) else {
         return Err(TimingMarksError::NoText);
     };
     if first < sent || done < last || text_chunks.windows(2).any(|w| w.get(1) < w.first()) {
         return Err(TimingMarksError::OutOfOrder);
     }
-    let gaps: Vec<Micros> = text_chunks.windows(2).filter_map(|w| Some(*w.get(1)? - *w.first()?)).collect();
+    let gaps: Vec<Micros> = text_chunks
+        .windows(2)
+        .filter_map(|w| Some(*w.get(1)? - *w.first()?))
+        .collect();
     let gap_percentiles = percentiles(&gaps, Convention::Linear).ok();
-    Ok(ClientTiming { first_token: first - sent, end_to_end: done - sent, chunks: text_chunks.len(), gaps, gap_percentiles })
+    Ok(ClientTiming {
+        first_token: first - sent,
+        end_to_end: done - sent,
+        chunks: text_chunks.len(),
+        gaps,
+        gap_percentiles,
+    })
 }
 
 /// A grading reply being received: SSE parsing, the assembled text and the
@@ -91,21 +110,38 @@ pub struct Received {
 impl GradingStream {
     /// A stream for a request sent at `sent`.
     pub fn new(sent: Micros) -> GradingStream {
-        GradingStream { parser: SseParser::new(), sent, text: String::new(), text_chunks: Vec::new(), last_arrival: sent, complete: false }
+        GradingStream {
+            parser: SseParser::new(),
+            sent,
+            text: String::new(),
+            text_chunks: Vec::new(),
+            last_arrival: sent,
+            complete: false,
+        }
     }
 
     /// Takes a chunk of the response body that arrived at `at`. Returns the
     /// text it added, or the failure it reveals.
     pub fn receive(&mut self, bytes: &[u8], at: Micros) -> Result<String, CallFailure> {
         self.last_arrival = at;
-        let events = self.parser.feed(bytes).map_err(|e: SseError| CallFailure::Unreadable { reason: e.to_string() })?;
+        let events = self
+            .parser
+            .feed(bytes)
+            .map_err(|e: SseError| CallFailure::Unreadable {
+                reason: e.to_string(),
+            })?;
         let mut added = String::new();
         for event in events {
             match read_chunk(&event) {
-                StreamItem::Delta { content, finish_reason } => {
+                StreamItem::Delta {
+                    content,
+                    finish_reason,
+                } => {
                     if let Some(c) = content.filter(|c| !c.is_empty()) {
                         if self.text.len() + added.len() + c.len() > REPLY_TEXT_LIMIT {
-                            return Err(CallFailure::TooLarge { limit: REPLY_TEXT_LIMIT });
+                            return Err(CallFailure::TooLarge {
+                                limit: REPLY_TEXT_LIMIT,
+                            });
                         }
                         added.push_str(&c);
                     }
@@ -114,7 +150,9 @@ impl GradingStream {
                     }
                 }
                 StreamItem::Done => self.complete = true,
-                StreamItem::Error { message, code } => return Err(CallFailure::StreamError { message, code }),
+                StreamItem::Error { message, code } => {
+                    return Err(CallFailure::StreamError { message, code })
+                }
                 StreamItem::Malformed { reason } => return Err(CallFailure::Unreadable { reason }),
             }
         }
@@ -146,9 +184,14 @@ impl GradingStream {
         }
         let timing = client_timing(self.sent, &self.text_chunks, at).map_err(|e| match e {
             TimingMarksError::NoText => CallFailure::EndedEarly,
-            TimingMarksError::OutOfOrder => CallFailure::Unreadable { reason: e.to_string() },
+            TimingMarksError::OutOfOrder => CallFailure::Unreadable {
+                reason: e.to_string(),
+            },
         })?;
-        Ok(Received { text: self.text, timing })
+        Ok(Received {
+            text: self.text,
+            timing,
+        })
     }
 }
 
@@ -157,7 +200,10 @@ impl GradingStream {
 pub fn stream_error_from_body(body: &str) -> Option<CallFailure> {
     let v: Value = serde_json::from_str(body.trim()).ok()?;
     let err = v.get("error")?;
-    Some(CallFailure::StreamError { message: error_message(err), code: error_code(err) })
+    Some(CallFailure::StreamError {
+        message: error_message(err),
+        code: error_code(err),
+    })
 }
 
 #[cfg(test)]
@@ -168,27 +214,74 @@ mod tests {
     fn a_stream_end_to_end() {
         let ms = Micros::from_ms;
         let mut s = GradingStream::new(ms(1_000));
-        assert_eq!(s.receive(b"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n", ms(1_300)).unwrap(), "");
-        assert_eq!(s.receive(b"data: {\"choices\":[{\"delta\":{\"content\":\"{\\\"sc\"}}]}\n\ndata: {\"cho", ms(1_420)).unwrap(), "{\"sc");
-        assert_eq!(s.receive(b"ices\":[{\"delta\":{\"content\":\"ores\\\"\"}}]}\n\n", ms(1_450)).unwrap(), "ores\"");
+        assert_eq!(
+            s.receive(
+                b"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}]}\n\n",
+                ms(1_300)
+            )
+            .unwrap(),
+            ""
+        );
+        assert_eq!(
+            s.receive(
+                b"data: {\"choices\":[{\"delta\":{\"content\":\"{\\\"sc\"}}]}\n\ndata: {\"cho",
+                ms(1_420)
+            )
+            .unwrap(),
+            "{\"sc"
+        );
+        assert_eq!(
+            s.receive(
+                b"ices\":[{\"delta\":{\"content\":\"ores\\\"\"}}]}\n\n",
+                ms(1_450)
+            )
+            .unwrap(),
+            "ores\""
+        );
         s.receive(b"data: {\"choices\":[{\"delta\":{\"content\":\": []}\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", ms(1_550)).unwrap();
         assert!(s.stalled(ms(4_000), ms(2_000)) && !s.stalled(ms(3_000), ms(2_000)));
         let done = s.finish(ms(1_560)).unwrap();
         assert_eq!(done.text, "{\"scores\": []}");
-        assert_eq!((done.timing.first_token, done.timing.end_to_end, done.timing.chunks), (ms(420), ms(560), 3));
+        assert_eq!(
+            (
+                done.timing.first_token,
+                done.timing.end_to_end,
+                done.timing.chunks
+            ),
+            (ms(420), ms(560), 3)
+        );
         assert_eq!(done.timing.gaps, vec![ms(30), ms(100)]);
         assert_eq!(done.timing.gap_percentiles.map(|p| p.max), Some(ms(100)));
 
         let mut cut = GradingStream::new(ms(0));
-        cut.receive(b"data: {\"choices\":[{\"delta\":{\"content\":\"{\"}}]}\n\n", ms(5)).unwrap();
+        cut.receive(
+            b"data: {\"choices\":[{\"delta\":{\"content\":\"{\"}}]}\n\n",
+            ms(5),
+        )
+        .unwrap();
         assert_eq!(cut.finish(ms(6)), Err(CallFailure::EndedEarly));
         let mut err = GradingStream::new(ms(0));
         assert_eq!(
-            err.receive(b"data: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n", ms(1)),
-            Err(CallFailure::StreamError { message: "overloaded".into(), code: Some("server_error".into()) })
+            err.receive(
+                b"data: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n",
+                ms(1)
+            ),
+            Err(CallFailure::StreamError {
+                message: "overloaded".into(),
+                code: Some("server_error".into())
+            })
         );
-        assert_eq!(client_timing(ms(10), &[ms(5)], ms(20)), Err(TimingMarksError::OutOfOrder));
-        assert_eq!(client_timing(ms(10), &[], ms(20)), Err(TimingMarksError::NoText));
-        assert_eq!(client_timing(ms(0), &[ms(5)], ms(9)).map(|t| t.gap_percentiles), Ok(None));
+        assert_eq!(
+            client_timing(ms(10), &[ms(5)], ms(20)),
+            Err(TimingMarksError::OutOfOrder)
+        );
+        assert_eq!(
+            client_timing(ms(10), &[], ms(20)),
+            Err(TimingMarksError::NoText)
+        );
+        assert_eq!(
+            client_timing(ms(0), &[ms(5)], ms(9)).map(|t| t.gap_percentiles),
+            Ok(None)
+        );
     }
 }
