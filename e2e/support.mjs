@@ -103,9 +103,12 @@ export async function startPages(pages) {
  * Start a plain static server for `root` under `mount` on 127.0.0.1 and a
  * free port. Resolves to `{ origin, url, close }`, where `url` is the app's
  * address (origin + mount). A directory serves its index.html; anything
- * else that is not a file under `root` is a 404.
+ * else that is not a file under `root` is a 404. A file's precompressed
+ * copy is sent when there is one and the browser accepts it, trying
+ * `encodings` in order (`'br'` for NAME.br, `'gzip'` for NAME.gz; `[]`
+ * sends every file as it is).
  */
-export async function startServer({ root = DIST, mount = MOUNT } = {}) {
+export async function startServer({ root = DIST, mount = MOUNT, encodings = ['br', 'gzip'] } = {}) {
   const base = resolve(root);
   await stat(join(base, 'index.html')).catch(() => {
     throw new Error(`${join(base, 'index.html')} is missing: run ./scripts/release first`);
@@ -144,10 +147,29 @@ export async function startServer({ root = DIST, mount = MOUNT } = {}) {
         file = join(file, 'index.html');
         info = await stat(file);
       }
+      // Like a host that serves precompressed files (Caddy's `precompressed`,
+      // nginx's gzip_static): the release step's NAME.br or NAME.gz when the
+      // browser accepts it, so byte counts are what a learner downloads.
+      const type = MIME[extname(file)] || 'application/octet-stream';
+      const accepts = String(req.headers['accept-encoding'] || '');
+      let encoding = null;
+      for (const name of encodings) {
+        const suffix = name === 'br' ? '.br' : '.gz';
+        if (!new RegExp(`\\b${name}\\b`).test(accepts)) continue;
+        const packed = await stat(file + suffix).catch(() => null);
+        if (packed?.isFile()) {
+          encoding = name;
+          file += suffix;
+          info = packed;
+          break;
+        }
+      }
       res.writeHead(200, {
-        'content-type': MIME[extname(file)] || 'application/octet-stream',
+        'content-type': type,
         'content-length': info.size,
         'cache-control': 'no-store',
+        vary: 'accept-encoding',
+        ...(encoding ? { 'content-encoding': encoding } : {}),
       });
       if (req.method === 'HEAD') {
         res.end();
