@@ -25,6 +25,7 @@ pub mod navigation;
 pub mod route;
 pub mod storage;
 pub mod timeline_entry;
+pub mod worker;
 
 use components::authoring::authored_content::{AuthoredKind, AuthoredPart};
 use components::authoring::authoring_page::AuthoringPage;
