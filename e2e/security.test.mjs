@@ -156,6 +156,7 @@ test('the released page carries a policy with hashes of exactly its inline scrip
   assert.ok(directives['script-src'].includes("'wasm-unsafe-eval'"));
   assert.deepEqual(directives['object-src'], ["'none'"]);
   assert.deepEqual(directives['base-uri'], ["'none'"]);
+  assert.deepEqual(directives['worker-src'], ["'self'"], 'the trace reader runs from beside the page');
   assert.deepEqual(directives['connect-src'], ["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*']);
   assert.equal(directives['frame-ancestors'], undefined, 'ignored in a meta tag; instructors embed the page');
   assert.doesNotMatch(html, /'unsafe-inline'|'unsafe-eval'/);
@@ -186,6 +187,8 @@ for (const embed of [false, true]) {
       // Something that changes the page after start, where the part has it.
       if (part === 'trace') await page.getByRole('button', { name: 'Reveal answers' }).click();
       if (part === 'timeline') await page.getByLabel('Prefill ends (server ms)').fill('not a time');
+      // The trace reader (a worker with its own wasm) has started under the policy.
+      if (part === 'import') await page.getByLabel('Choose a trace file').waitFor();
       await page.waitForTimeout(200); // let any late violation event arrive
       assert.deepEqual(await violations(page), [], 'no Content-Security-Policy violation');
       assertNoProblems(problems);

@@ -12,13 +12,17 @@
 // HTML. Running it again replaces the tag with a fresh one.
 //
 // What each directive is for:
-// - default-src 'self': the page's own files only (fonts, workers, frames,
+// - default-src 'self': the page's own files only (fonts, frames,
 //   manifests and anything not named below).
 // - script-src 'self' 'wasm-unsafe-eval' + hashes: the app's own JS glue,
 //   its WebAssembly (compiling wasm needs 'wasm-unsafe-eval', not
 //   'unsafe-eval'), and exactly the inline scripts in the built page.
 // - style-src 'self' + hashes: the stylesheets and the inline start-up
 //   styles. Styles set from code through the CSSOM are not inline styles.
+// - worker-src 'self': the import part's trace reader, a worker started
+//   from worker-loader.js beside the page. A worker's own scripts and its
+//   WebAssembly fall under the worker's policy (its response headers), not
+//   this page's meta tag.
 // - img-src 'self' data:: the empty data: icon that stops a favicon fetch.
 // - connect-src 'self' https: http://localhost:* http://127.0.0.1:*: the
 //   page's own files (the wasm, an authored exercise by src=) and the AI
@@ -66,6 +70,7 @@ export function policyFor(html) {
     "default-src 'self'",
     ["script-src 'self' 'wasm-unsafe-eval'", ...scripts].join(' '),
     ["style-src 'self'", ...styles].join(' '),
+    "worker-src 'self'",
     "img-src 'self' data:",
     `connect-src ${CONNECT_SRC}`,
     "object-src 'none'",

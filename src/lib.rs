@@ -24,6 +24,7 @@ pub mod learner_state;
 pub mod navigation;
 pub mod storage;
 pub mod timeline_entry;
+pub mod worker;
 
 use components::authoring::authored_content::{AuthoredKind, AuthoredPart};
 use components::authoring::authoring_page::AuthoringPage;

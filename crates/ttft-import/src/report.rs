@@ -416,10 +416,22 @@ pub fn histogram(requests: &[ImportedRequest], bins: usize, target: Micros) -> O
 /// The positions of the `n` slowest requests by TTFT, slowest first (ties
 /// in file order). Requests without a TTFT are not among them.
 pub fn slowest(requests: &[ImportedRequest], n: usize) -> Vec<usize> {
-    let mut order = order(requests, Column::Ttft, true, Micros::ZERO);
-    order.retain(|&i| requests.get(i).and_then(first_token).is_some());
-    order.truncate(n);
-    order
+    // The same as sorting by TTFT, descending and stable, then keeping `n`,
+    // but picks the `n` first (linear) and sorts only those: this runs on
+    // the page's main thread over files of 100,000 requests.
+    let mut timed: Vec<(Micros, usize)> = requests
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| first_token(r).map(|t| (t, i)))
+        .collect();
+    // Slower first; among equal times, file order (as a stable sort keeps).
+    let by = |a: &(Micros, usize), b: &(Micros, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if n < timed.len() {
+        timed.select_nth_unstable_by(n, by);
+        timed.truncate(n);
+    }
+    timed.sort_unstable_by(by);
+    timed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// Up to `max` positions spread evenly over `0..len`, first included, for a
@@ -700,6 +712,20 @@ mod tests {
         assert!(last.to > Micros::from_ms(2_400));
         assert_eq!(h.bins[0].from, Micros::ZERO);
         assert_eq!(histogram(&[], 10, Micros::ZERO), None);
+    }
+
+    #[test]
+    fn slowest_is_the_stable_sort_by_ttft_cut_short() {
+        let mut imp = course();
+        let copy = imp.requests.clone();
+        imp.requests.extend(copy.iter().cloned());
+        imp.requests.extend(copy);
+        for n in 0..=imp.requests.len() + 1 {
+            let mut sorted = order(&imp.requests, Column::Ttft, true, Micros::ZERO);
+            sorted.retain(|&i| imp.requests.get(i).and_then(first_token).is_some());
+            sorted.truncate(n);
+            assert_eq!(slowest(&imp.requests, n), sorted, "n = {n}");
+        }
     }
 
     #[test]

@@ -65,6 +65,9 @@ pub fn ImportCharts(
     import: Arc<Import>,
     /// The TTFT target.
     target: Signal<Micros>,
+    /// How many of the three charts to draw yet: the page draws them one
+    /// task at a time, so a file of 100,000 requests never holds the page.
+    drawn: Signal<u8>,
 ) -> impl IntoView {
     // An unstreamed run's "first token" is its whole answer: every title,
     // axis and column then says end-to-end.
@@ -72,13 +75,18 @@ pub fn ImportCharts(
     let a = Arc::clone(&import);
     let b = Arc::clone(&import);
     let c = import;
+    // Memos, so a chart is drawn once when its turn comes, not again at
+    // every later step.
+    let first = Memo::new(move |_| drawn.get() >= 1);
+    let second = Memo::new(move |_| drawn.get() >= 2);
+    let third = Memo::new(move |_| drawn.get() >= 3);
     view! {
         <section class="import-charts" aria-labelledby="import-charts-title">
             <h2 id="import-charts-title">"Charts"</h2>
             <svg class="chart-defs" aria-hidden="true" focusable="false" width="0" height="0">{PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit, Fill::Rest, Fill::Whole])}</svg>
-            {move || stacked(&a, target.get(), m)}
-            {move || scatter(&b, target.get(), m)}
-            {move || histogram(&c, target.get(), m)}
+            {move || first.get().then(|| stacked(&a, target.get(), m))}
+            {move || second.get().then(|| scatter(&b, target.get(), m))}
+            {move || third.get().then(|| histogram(&c, target.get(), m))}
         </section>
     }
 }

@@ -2,11 +2,15 @@
 //! server's trace and sees its time to first token split as far as the file
 //! allows.
 //!
-//! The page owns the state: what is being read (with progress and Cancel),
-//! the imported file, the target and the percentile convention. It shows
-//! the detected format with what that format can and cannot split, the
-//! lines or records that could not be read, a file's run summary when that
-//! is all it holds, and then the summary, charts, table and CSV export.
+//! The page owns the state: whether the trace reader (the worker that
+//! holds the format parsers, loaded when this part opens) has started,
+//! what is being read (with progress and Cancel), the imported file, the
+//! target and the percentile convention. Until the reader has started it
+//! says so in place of the file input; if it cannot start, it says that
+//! plainly with a Retry button. It shows the detected format with what
+//! that format can and cannot split, the lines or records that could not
+//! be read, a file's run summary when that is all it holds, and then the
+//! summary, charts, table and CSV export.
 //!
 //! What it deliberately does not do: arithmetic on latencies (every figure
 //! comes from `ttft_core` or `ttft_import`), keep the file anywhere but in
@@ -16,17 +20,13 @@ use super::drop_zone::DropZone;
 use super::import_charts::ImportCharts;
 use super::import_summary::ImportSummary;
 use super::results_table::ResultsTable;
-use super::slices::{download, read_file, ReadEnd, Step};
+use super::slices::{download, Note, TraceReader};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use std::sync::Arc;
-use ttft_import::{export, import, report, tool_summary, Import, UnknownFormat};
+use ttft_import::{export, report, tool_summary, Import, UnknownFormat};
 use ttft_latency::time::group_thousands;
 use ttft_latency::{parse_ms, Convention, Micros, MsError};
 use web_sys::File;
-
-/// The course's example trace, embedded so it needs no fetch.
-pub const EXAMPLE: &str = include_str!("../../../content/samples/course-trace.otlp.jsonl");
 
 /// Problems listed on the page at most; the rest are counted.
 pub const PROBLEMS_SHOWN: usize = 20;
@@ -48,6 +48,15 @@ enum Stage {
     Parsing {
         name: String,
     },
+    /// Pasted text or the example, read in one step.
+    Working {
+        name: String,
+    },
+    /// The results are crossing from the reader to the page.
+    Preparing {
+        name: String,
+        received: usize,
+    },
     Cancelled {
         name: String,
     },
@@ -62,6 +71,19 @@ enum Stage {
     Done {
         name: String,
     },
+}
+
+/// The results come in this many steps, each in a task of its own (the
+/// summary; each of the three charts; the table and export), so that on a
+/// file of 100,000 requests no single task holds the page for long.
+const RESULT_STEPS: u8 = 5;
+
+/// Whether the trace reader can be used.
+#[derive(Clone, Debug, PartialEq)]
+enum ReaderState {
+    Loading,
+    Ready,
+    Failed(String),
 }
 
 /// "12.3 MB": a byte count for the progress line.
@@ -88,87 +110,127 @@ fn parse_target(text: &str) -> Result<Micros, &'static str> {
 pub fn ImportPage() -> impl IntoView {
     let stage = RwSignal::new(Stage::Idle);
     let loaded = RwSignal::new(None::<Arc<Import>>);
-    let run = StoredValue::new(0u64);
+    let reader_state = RwSignal::new(ReaderState::Loading);
+    // The file being read and its size, for the progress line.
+    let reading = StoredValue::new((String::new(), 0u64));
     let target = RwSignal::new(Micros::from_ms(DEFAULT_TARGET_MS));
     let target_text = RwSignal::new(DEFAULT_TARGET_MS.to_string());
     let target_error = RwSignal::new(None::<&'static str>);
     let convention = RwSignal::new(Convention::NearestRank);
 
-    let begin = move || {
-        run.update_value(|r| *r += 1);
-        run.get_value()
-    };
+    // How many of the RESULT_STEPS are shown, and which import they are
+    // for (a new read makes a pending step do nothing).
+    let shown = RwSignal::new(0u8);
+    let charts_due = Memo::new(move |_| shown.get() >= 2);
+    let table_due = Memo::new(move |_| shown.get() >= RESULT_STEPS);
+    let import_run = StoredValue::new(0u64);
     let finish = move |name: String, result: Result<Import, UnknownFormat>| match result {
         Ok(imp) => {
+            let received = imp.requests.len();
             loaded.set(Some(Arc::new(imp)));
-            stage.set(Stage::Done { name });
+            shown.set(1);
+            stage.set(Stage::Preparing { name: name.clone(), received });
+            let mine = import_run.get_value();
+            reveal(shown, import_run, mine, move || stage.set(Stage::Done { name }));
         }
         Err(error) => {
             loaded.set(None);
             stage.set(Stage::Unknown { name, error });
         }
     };
+    let in_progress = move || {
+        matches!(
+            stage.get_untracked(),
+            Stage::Reading { .. } | Stage::Parsing { .. } | Stage::Working { .. } | Stage::Preparing { .. }
+        )
+    };
+    let set_reader = move |s: ReaderState| {
+        if reader_state.get_untracked() != s {
+            reader_state.set(s);
+        }
+    };
+    let on_note = move |n: Note| {
+        let (name, total) = reading.get_value();
+        match n {
+            Note::Ready => set_reader(ReaderState::Ready),
+            Note::LoadFailed(reason) => {
+                if in_progress() {
+                    stage.set(Stage::Failed { name, reason: "the trace reader could not start".to_owned() });
+                }
+                set_reader(ReaderState::Failed(reason));
+            }
+            Note::Stopped(reason) => {
+                if in_progress() {
+                    stage.set(Stage::Failed { name, reason: format!("the trace reader stopped ({reason})") });
+                }
+            }
+            Note::Reading { read, requests, problems } => {
+                stage.set(Stage::Reading { name, read, total, requests, problems })
+            }
+            Note::Parsing => stage.set(Stage::Parsing { name }),
+            Note::Receiving { requests } => stage.set(Stage::Preparing { name, received: requests }),
+            Note::Done(imp) => finish(name, Ok(imp)),
+            Note::Unknown(error) => finish(name, Err(error)),
+            Note::Failed(reason) => stage.set(Stage::Failed { name, reason }),
+        }
+    };
+    // The worker starts now, when the part opens, and ends with the part.
+    let reader = StoredValue::new_local(TraceReader::start(on_note));
 
     let on_file = Callback::new(move |file: File| {
-        let mine = begin();
         let name = file.name();
-        loaded.set(None);
-        stage.set(Stage::Reading {
-            name: name.clone(),
-            read: 0,
-            total: file.size() as u64,
-            requests: 0,
-            problems: 0,
-        });
         let total = file.size() as u64;
-        spawn_local(async move {
-            let current = move || run.try_get_value() == Some(mine);
-            let report_name = name.clone();
-            let end = read_file(file, current, move |step| {
-                if run.try_get_value() != Some(mine) {
-                    return;
-                }
-                stage.set(match step {
-                    Step::Reading { read, progress } => Stage::Reading {
-                        name: report_name.clone(),
-                        read,
-                        total,
-                        requests: progress.requests,
-                        problems: progress.problems,
-                    },
-                    Step::Parsing => Stage::Parsing {
-                        name: report_name.clone(),
-                    },
-                });
-            })
-            .await;
-            if run.try_get_value() != Some(mine) {
-                return;
-            }
-            match end {
-                ReadEnd::Done(imp) => finish(name, Ok(imp)),
-                ReadEnd::Unknown(error) => finish(name, Err(error)),
-                ReadEnd::Cancelled => stage.set(Stage::Cancelled { name }),
-                ReadEnd::Failed(reason) => stage.set(Stage::Failed { name, reason }),
-            }
-        });
+        reading.set_value((name.clone(), total));
+        import_run.update_value(|r| *r += 1);
+        loaded.set(None);
+        stage.set(Stage::Reading { name, read: 0, total, requests: 0, problems: 0 });
+        let _ = reader.try_with_value(|r| r.read_file(file));
     });
+    let start_whole = move |name: &str| {
+        reading.set_value((name.to_owned(), 0));
+        import_run.update_value(|r| *r += 1);
+        loaded.set(None);
+        stage.set(Stage::Working { name: name.to_owned() });
+    };
     let on_text = Callback::new(move |text: String| {
-        begin();
-        finish("the pasted text".to_owned(), import(&text));
+        start_whole("the pasted text");
+        let _ = reader.try_with_value(|r| r.read_text(text));
     });
     let on_example = Callback::new(move |()| {
-        begin();
-        finish("the course's example trace".to_owned(), import(EXAMPLE));
+        start_whole("the course's example trace");
+        let _ = reader.try_with_value(|r| r.read_example());
     });
     let cancel = move |_| {
-        let name = match stage.get_untracked() {
-            Stage::Reading { name, .. } | Stage::Parsing { name } => name,
-            _ => return,
-        };
-        begin();
+        if !in_progress() {
+            return;
+        }
+        let (name, _) = reading.get_value();
+        let _ = reader.try_with_value(|r| r.cancel());
         loaded.set(None);
         stage.set(Stage::Cancelled { name });
+    };
+    let retry = move |_| {
+        set_reader(ReaderState::Loading);
+        let _ = reader.try_with_value(|r| r.retry());
+    };
+    let input = move || match reader_state.get() {
+        ReaderState::Loading => view! {
+            <div class="reader-loading" role="status">
+                <p>"Loading the trace reader\u{2026}"</p>
+                <p class="field-help">"It reads and splits files here in your browser, so it is fetched only when this part opens."</p>
+            </div>
+        }
+        .into_any(),
+        ReaderState::Failed(reason) => view! {
+            <div class="notice notice-error reader-failed" role="alert">
+                <p><strong>"The trace reader could not load, so no file can be read yet."</strong></p>
+                <p>{format!("The browser said: {reason}.")}</p>
+                <p>"Check that you are online, then try again."</p>
+                <button type="button" on:click=retry>"Retry"</button>
+            </div>
+        }
+        .into_any(),
+        ReaderState::Ready => view! { <DropZone on_file=on_file on_text=on_text on_example=on_example /> }.into_any(),
     };
 
     let status = move || {
@@ -191,6 +253,16 @@ pub fn ImportPage() -> impl IntoView {
         .into_any(),
         Stage::Parsing { name } => view! {
             <p>{format!("Parsing\u{2026} {name} is one JSON document, so it is read in one step now that all of it has arrived.")}</p>
+            <button type="button" on:click=cancel>"Cancel"</button>
+        }
+        .into_any(),
+        Stage::Working { name } => view! {
+            <p>{format!("Reading {name}\u{2026}")}</p>
+            <button type="button" on:click=cancel>"Cancel"</button>
+        }
+        .into_any(),
+        Stage::Preparing { name, received } => view! {
+            <p>{format!("Preparing the results of {name}: {} requests received\u{2026}", group_thousands(received as u64))}</p>
             <button type="button" on:click=cancel>"Cancel"</button>
         }
         .into_any(),
@@ -235,6 +307,8 @@ pub fn ImportPage() -> impl IntoView {
             } else if imp.requests.is_empty() {
                 view! { <p>"The file holds no requests that could be read."</p> }.into_any()
             } else {
+                let charts = Arc::clone(&imp);
+                let table = Arc::clone(&imp);
                 let export_import = Arc::clone(&imp);
                 let export_error = RwSignal::new(None::<String>);
                 let save = move |_| {
@@ -259,8 +333,15 @@ pub fn ImportPage() -> impl IntoView {
                         {tool_summary::unstreamed(&imp).then(|| view! { <p>{tool_summary::UNSTREAMED_TARGET}</p> })}
                     </div>
                     <ImportSummary import=Arc::clone(&imp) target=target_signal convention=convention />
-                    <ImportCharts import=Arc::clone(&imp) target=target_signal />
-                    <ResultsTable import=Arc::clone(&imp) target=target_signal />
+                    {move || charts_due.get().then(|| {
+                        let drawn = Signal::derive(move || shown.get().saturating_sub(1));
+                        view! { <ImportCharts import=Arc::clone(&charts) target=target_signal drawn=drawn /> }
+                    })}
+                    {move || table_due.get().then(|| {
+                        let table = Arc::clone(&table);
+                        let save = save.clone();
+                        view! {
+                    <ResultsTable import=table target=target_signal />
                     <section class="import-export" aria-labelledby="import-export-title">
                         <h2 id="import-export-title">"Export"</h2>
                         <button type="button" on:click=save>"Download the split as CSV"</button>
@@ -272,6 +353,8 @@ pub fn ImportPage() -> impl IntoView {
                              importer (crates/ttft-import/README.md)."
                         </p>
                     </section>
+                        }
+                    })}
                 }
                 .into_any()
             };
@@ -288,7 +371,7 @@ pub fn ImportPage() -> impl IntoView {
                  prefill; a benchmark client only sees the whole TTFT, network included, and this page will not \
                  invent a split the file does not hold."
             </p>
-            <DropZone on_file=on_file on_text=on_text on_example=on_example />
+            {input}
             <section class="import-status" aria-labelledby="import-status-title">
                 <h2 id="import-status-title" class="visually-hidden">"Import status"</h2>
                 <div role="status">{status}</div>
@@ -296,6 +379,26 @@ pub fn ImportPage() -> impl IntoView {
             {results}
         </article>
     }
+}
+
+/// Shows the next of the [`RESULT_STEPS`] in a task of its own (a
+/// `setTimeout`, so the page paints and answers in between), then calls
+/// `done` once all are shown. Does nothing once `run` has moved on.
+fn reveal(shown: RwSignal<u8>, run: StoredValue<u64>, mine: u64, done: impl FnOnce() + 'static) {
+    set_timeout(
+        move || {
+            if run.try_get_value() != Some(mine) {
+                return;
+            }
+            shown.update(|s| *s += 1);
+            if shown.get_untracked() >= RESULT_STEPS {
+                done();
+            } else {
+                reveal(shown, run, mine, done);
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// The detected format, what it can split, and what could not be read.
@@ -400,12 +503,5 @@ mod tests {
         check("9e15", Ok(Micros(9_000_000_000_000_000_000)));
         check("1e16", Err(()));
         assert_eq!(parse_target("1e16"), Err("The target is too large to be a time; type a number of milliseconds, such as 1000."));
-    }
-
-    #[test]
-    fn the_example_is_a_server_split() {
-        let imp = import(EXAMPLE).expect("the example is detected");
-        assert!(imp.capability().splits_queue);
-        assert!(imp.requests.iter().all(|r| r.breakdown.pieces().is_some()));
     }
 }

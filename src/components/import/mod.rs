@@ -2,8 +2,9 @@
 //! browser and split as far as its format allows.
 //!
 //! `import_page` owns the state and lays the part out; `drop_zone` is the
-//! input (picker, drop zone, paste box, example); `slices` reads a `File`
-//! slice by slice into the importer and offers the CSV download;
+//! input (picker, drop zone, paste box, example); `slices` sends a `File`
+//! slice by slice to the trace reader (a worker, `crate::worker::import`)
+//! and offers the CSV download;
 //! `import_summary` shows percentiles, outcomes, largest delays and the
 //! reading; `import_charts` draws the three charts; `results_table` is the
 //! sortable, paged per-request table. What this module deliberately does

@@ -1,66 +1,319 @@
-//! Reading a learner's file in the browser, slice by slice, into the
-//! importer, so a 200 MB trace never freezes the page.
+//! Reading a learner's trace through the trace reader, a Web Worker
+//! (`crate::worker::import`), so neither a 200 MB file nor the format
+//! parsers ever sit on the page's main thread.
 //!
-//! Each slice (1 MiB) is read with `Blob.slice` + `arrayBuffer()`, decoded by
-//! one streaming `TextDecoder` (so a character split across two slices comes
-//! out whole), and fed to [`ttft_import::Importer`]. Every await of
-//! `arrayBuffer()` returns to the event loop (the read completes in a task
-//! of its own), so the progress bar paints and the Cancel button answers
-//! between slices; every [`YIELD_EVERY`] slices the loop also yields with a
-//! `setTimeout(0)` promise, so timers and input queued behind the reads get
-//! their turn. Not after every slice: Chromium clamps a chain of
-//! `setTimeout(0)` to 4 ms each, half a second over a 136 MB file. Cancelling is a new run number: the loop
-//! sees it after its next await and drops the importer.
+//! [`TraceReader::start`] starts the worker when the import part opens and
+//! reports everything as a [`Note`]. A file goes in slices of
+//! [`SLICE_BYTES`], read with `Blob.slice` + `arrayBuffer()` and transferred
+//! to the worker; at most [`AHEAD`] slices are sent before the worker says
+//! it has read one, so memory stays flat however large the file. Pasted text
+//! and the example go in one message. The results come back in batches,
+//! each read in a short task of its own. A read asked for before the worker
+//! is ready waits for it; a new read, or Cancel, ends the worker at once
+//! and starts a fresh one, so nothing of an old read can arrive late.
 //!
 //! What it deliberately does not do: compute anything about the requests
-//! (the importer and `ttft_import::report` do), or send the file anywhere.
+//! (the worker's importer and `ttft_import::report` do), or send the file
+//! anywhere but to the page's own worker.
 
-use js_sys::Promise;
+use crate::worker::bridge::{Bridge, Event};
+use crate::worker::import::{Answer, Ask, Gathered, Reader};
+use js_sys::{ArrayBuffer, Promise, Uint8Array};
 use leptos::prelude::*;
-use ttft_import::{Import, Importer, Layout, Progress, UnknownFormat};
-use wasm_bindgen::JsValue;
+use leptos::task::spawn_local;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use ttft_import::{Import, UnknownFormat};
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{File, TextDecodeOptions, TextDecoder};
+use web_sys::File;
 
 /// Bytes read from the file per step.
 pub const SLICE_BYTES: f64 = 1_048_576.0;
 
-/// Slices read between explicit `setTimeout(0)` yields.
-pub const YIELD_EVERY: u32 = 8;
+/// Slices sent ahead of the worker's progress.
+pub const AHEAD: u32 = 2;
 
-/// How a read ended.
-pub enum ReadEnd {
+/// What the trace reader tells the page.
+#[derive(Debug)]
+pub enum Note {
+    /// The worker has started: files can be read.
+    Ready,
+    /// The worker's files could not be loaded (why).
+    LoadFailed(String),
+    /// The worker stopped in the middle of a read (why); a fresh one is
+    /// starting.
+    Stopped(String),
+    /// The file's bytes read so far, requests found, lines or records skipped.
+    Reading { read: u64, requests: usize, problems: usize },
+    /// Everything is read; a single-document format is being parsed.
+    Parsing,
+    /// The results are arriving: requests received so far.
+    Receiving { requests: usize },
     /// The whole file was read.
     Done(Import),
     /// Its start matched no supported format.
     Unknown(UnknownFormat),
-    /// A newer run (or Cancel) took over.
-    Cancelled,
-    /// The browser could not read the file.
+    /// The browser could not read the file, or the result could not be read.
     Failed(String),
 }
 
-/// What a read reports while it works.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
-    /// Slices are being read: bytes of the file read so far, and the
-    /// importer's progress.
-    Reading { read: u64, progress: Progress },
-    /// Everything is read; a single-document format is being parsed.
-    Parsing,
+/// What a read is of.
+enum Job {
+    File(File),
+    Text(String),
+    Example,
 }
 
-/// Waits for the event loop to run once (a `setTimeout(0)` promise), so the
-/// page can paint and handle clicks between slices.
-pub async fn yield_to_browser() {
-    let promise = Promise::new(&mut |resolve, _reject| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        } else {
+struct State {
+    on_note: Box<dyn Fn(Note)>,
+    /// Which read is current; a pump whose read is past stops.
+    run: Cell<u64>,
+    /// A read under way in the worker.
+    busy: Cell<bool>,
+    /// Slices the pump may send before the next progress answer.
+    credits: Cell<u32>,
+    /// Wakes the pump when a credit arrives or the read ends.
+    waiter: RefCell<Option<js_sys::Function>>,
+    /// A read that waits for the worker to be ready.
+    pending: RefCell<Option<Job>>,
+    gathered: RefCell<Gathered>,
+}
+
+impl State {
+    fn wake(&self) {
+        if let Some(resolve) = self.waiter.borrow_mut().take() {
             let _ = resolve.call0(&JsValue::UNDEFINED);
         }
-    });
-    let _ = JsFuture::from(promise).await;
+    }
+
+    /// Ends the current read on the page's side.
+    fn end_run(&self) {
+        self.run.set(self.run.get() + 1);
+        self.busy.set(false);
+        self.gathered.replace(Gathered::default());
+        self.wake();
+    }
+}
+
+/// The page's handle on the trace reader.
+pub struct TraceReader {
+    bridge: Rc<Bridge<Reader>>,
+    state: Rc<State>,
+}
+
+impl TraceReader {
+    /// Starts the worker; every note goes to `on_note` from now on.
+    pub fn start(on_note: impl Fn(Note) + 'static) -> TraceReader {
+        let state = Rc::new(State {
+            on_note: Box::new(on_note),
+            run: Cell::new(0),
+            busy: Cell::new(false),
+            credits: Cell::new(0),
+            waiter: RefCell::new(None),
+            pending: RefCell::new(None),
+            gathered: RefCell::new(Gathered::default()),
+        });
+        // The bridge's handler needs the bridge (to start a waiting read),
+        // which exists only once `start` returns: it holds a weak handle.
+        let slot: Rc<RefCell<std::rc::Weak<Bridge<Reader>>>> = Rc::default();
+        let handler_state = Rc::clone(&state);
+        let handler_slot = Rc::clone(&slot);
+        let bridge = Rc::new(Bridge::<Reader>::start(move |event| {
+            let bridge = handler_slot.borrow().upgrade();
+            heard(&handler_state, bridge, event);
+        }));
+        *slot.borrow_mut() = Rc::downgrade(&bridge);
+        TraceReader { bridge, state }
+    }
+
+    /// Reads a picked or dropped file.
+    pub fn read_file(&self, file: File) {
+        self.begin(Job::File(file));
+    }
+
+    /// Reads pasted text.
+    pub fn read_text(&self, text: String) {
+        self.begin(Job::Text(text));
+    }
+
+    /// Reads the course's example trace.
+    pub fn read_example(&self) {
+        self.begin(Job::Example);
+    }
+
+    /// Stops the read at once: the worker is ended and a fresh one started.
+    pub fn cancel(&self) {
+        self.state.pending.replace(None);
+        self.state.end_run();
+        self.bridge.restart();
+    }
+
+    /// Tries again to start a worker that could not load.
+    pub fn retry(&self) {
+        self.bridge.restart();
+    }
+
+    fn begin(&self, job: Job) {
+        if self.state.busy.get() {
+            // An old read's answers must not reach the new one.
+            self.cancel();
+        }
+        self.state.end_run();
+        if self.bridge.is_ready() {
+            launch(&self.bridge, &self.state, job);
+        } else {
+            self.state.pending.replace(Some(job));
+        }
+    }
+}
+
+impl Drop for TraceReader {
+    fn drop(&mut self) {
+        // Stops any pump, which drops its handle on the bridge; the bridge
+        // ends the worker when the last handle goes.
+        self.state.pending.replace(None);
+        self.state.end_run();
+    }
+}
+
+fn note(state: &State, n: Note) {
+    (state.on_note)(n);
+}
+
+/// Sends a read to a ready worker.
+fn launch(bridge: &Rc<Bridge<Reader>>, state: &Rc<State>, job: Job) {
+    state.busy.set(true);
+    let sent = match job {
+        Job::Example => bridge.send(&Ask::Example, None),
+        Job::Text(text) => bridge.send(&Ask::Text, Some(&Uint8Array::from(text.as_bytes()).buffer())),
+        Job::File(file) => {
+            state.credits.set(AHEAD);
+            let run = state.run.get();
+            let sent = bridge.send(&Ask::Open, None);
+            if sent.is_ok() {
+                spawn_local(pump(Rc::clone(bridge), Rc::clone(state), run, file));
+            }
+            sent
+        }
+    };
+    if let Err(reason) = sent {
+        state.end_run();
+        note(state, Note::Failed(reason));
+    }
+}
+
+/// Waits until `state` has a credit or the read has ended.
+async fn credit(state: &State, run: u64) {
+    while state.credits.get() == 0 && state.run.get() == run {
+        let promise = Promise::new(&mut |resolve, _| {
+            state.waiter.replace(Some(resolve));
+        });
+        let _ = JsFuture::from(promise).await;
+    }
+}
+
+/// Sends the file's slices as the worker takes them, then its end.
+async fn pump(bridge: Rc<Bridge<Reader>>, state: Rc<State>, run: u64, file: File) {
+    let total = file.size();
+    let mut offset = 0.0;
+    let fail = |reason: String| {
+        state.end_run();
+        note(&state, Note::Failed(reason));
+    };
+    while offset < total {
+        credit(&state, run).await;
+        if state.run.get() != run {
+            return;
+        }
+        let end = (offset + SLICE_BYTES).min(total);
+        let blob = match file.slice_with_f64_and_f64(offset, end) {
+            Ok(b) => b,
+            Err(e) => return fail(describe(&e)),
+        };
+        let buffer = match JsFuture::from(blob.array_buffer()).await {
+            Ok(b) => b,
+            Err(e) => return fail(describe(&e)),
+        };
+        if state.run.get() != run {
+            return;
+        }
+        let Ok(buffer) = buffer.dyn_into::<ArrayBuffer>() else {
+            return fail("the browser returned no bytes".to_owned());
+        };
+        state.credits.set(state.credits.get().saturating_sub(1));
+        if let Err(reason) = bridge.send(&Ask::Slice, Some(&buffer)) {
+            return fail(reason);
+        }
+        offset = end;
+    }
+    if let Err(reason) = bridge.send(&Ask::End, None) {
+        fail(reason);
+    }
+}
+
+/// What the worker said, as a note for the page.
+fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Answer>) {
+    let bytes = |body: Option<ArrayBuffer>| body.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default();
+    match event {
+        Event::Ready => {
+            note(state, Note::Ready);
+            let job = state.pending.borrow_mut().take();
+            if let (Some(job), Some(bridge)) = (job, bridge) {
+                launch(&bridge, state, job);
+            }
+        }
+        Event::LoadFailed(reason) => {
+            state.pending.replace(None);
+            state.end_run();
+            note(state, Note::LoadFailed(reason));
+        }
+        Event::Stopped(reason) => {
+            state.pending.replace(None);
+            state.end_run();
+            note(state, Note::Stopped(reason));
+            if let Some(bridge) = bridge {
+                bridge.restart();
+            }
+        }
+        Event::Reply(answer, body) => match answer {
+            Answer::Progress { read, requests, problems } => {
+                state.credits.set(state.credits.get() + 1);
+                state.wake();
+                note(state, Note::Reading { read, requests, problems });
+            }
+            Answer::Parsing => note(state, Note::Parsing),
+            Answer::Unknown { seen } => {
+                state.end_run();
+                note(state, Note::Unknown(UnknownFormat { seen }));
+            }
+            Answer::Requests => {
+                let added = state.gathered.borrow_mut().batch(&bytes(body));
+                match added {
+                    Ok(()) => {
+                        let requests = state.gathered.borrow().len();
+                        note(state, Note::Receiving { requests });
+                    }
+                    Err(reason) => {
+                        state.end_run();
+                        note(state, Note::Failed(reason));
+                    }
+                }
+            }
+            Answer::Done => {
+                let gathered = state.gathered.replace(Gathered::default());
+                state.end_run();
+                note(state, match gathered.done(&bytes(body)) {
+                    Ok(imp) => Note::Done(imp),
+                    Err(reason) => Note::Failed(reason),
+                });
+            }
+            Answer::Failed { reason } => {
+                state.end_run();
+                note(state, Note::Failed(reason));
+            }
+        },
+    }
 }
 
 fn describe(e: &JsValue) -> String {
@@ -71,85 +324,6 @@ fn describe(e: &JsValue) -> String {
                 .and_then(|m| m.as_string())
         })
         .unwrap_or_else(|| "the browser gave no reason".to_owned())
-}
-
-/// Reads `file` slice by slice into an importer. `still_current` is asked
-/// after every await; once it says no, the read stops and drops its work.
-/// `report` is told how far it has got after each slice.
-pub async fn read_file(
-    file: File,
-    still_current: impl Fn() -> bool,
-    report: impl Fn(Step),
-) -> ReadEnd {
-    let total = file.size();
-    let Ok(decoder) = TextDecoder::new_with_label("utf-8") else {
-        return ReadEnd::Failed("this browser has no UTF-8 text decoder".to_owned());
-    };
-    let stream = TextDecodeOptions::new();
-    stream.set_stream(true);
-    let mut importer: Option<Importer> = None;
-    let mut offset = 0.0;
-    let mut slices = 0u32;
-    while offset < total {
-        let end = (offset + SLICE_BYTES).min(total);
-        let blob = match file.slice_with_f64_and_f64(offset, end) {
-            Ok(b) => b,
-            Err(e) => return ReadEnd::Failed(describe(&e)),
-        };
-        let buffer = match JsFuture::from(blob.array_buffer()).await {
-            Ok(b) => b,
-            Err(e) => return ReadEnd::Failed(describe(&e)),
-        };
-        if !still_current() {
-            return ReadEnd::Cancelled;
-        }
-        let text = match decoder
-            .decode_with_buffer_source_and_options(&js_sys::Object::from(buffer), &stream)
-        {
-            Ok(t) => t,
-            Err(e) => return ReadEnd::Failed(describe(&e)),
-        };
-        offset = end;
-        let current = match importer.as_mut() {
-            Some(i) => i,
-            None => match Importer::detect(&text) {
-                Ok(i) => importer.insert(i),
-                Err(unknown) => return ReadEnd::Unknown(unknown),
-            },
-        };
-        current.feed(&text);
-        report(Step::Reading {
-            read: offset as u64,
-            progress: current.progress(),
-        });
-        slices += 1;
-        if slices % YIELD_EVERY == 0 {
-            yield_to_browser().await;
-            if !still_current() {
-                return ReadEnd::Cancelled;
-            }
-        }
-    }
-    // The decoder may still hold the start of a character the file cut off.
-    let rest = decoder.decode().unwrap_or_default();
-    let mut importer = match importer {
-        Some(i) => i,
-        None => match Importer::detect(&rest) {
-            Ok(i) => i,
-            Err(unknown) => return ReadEnd::Unknown(unknown),
-        },
-    };
-    if !rest.is_empty() {
-        importer.feed(&rest);
-    }
-    if importer.format().layout() == Layout::Document {
-        report(Step::Parsing);
-        yield_to_browser().await;
-        if !still_current() {
-            return ReadEnd::Cancelled;
-        }
-    }
-    ReadEnd::Done(importer.finish())
 }
 
 /// Offers `text` as a download named `name` (a Blob URL on a temporary
