@@ -158,6 +158,8 @@ test('the released page carries a policy with hashes of exactly its inline scrip
   assert.deepEqual(directives['base-uri'], ["'none'"]);
   assert.deepEqual(directives['worker-src'], ["'self'"], 'the trace reader runs from beside the page');
   assert.deepEqual(directives['connect-src'], ["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*']);
+  assert.deepEqual(directives['worker-src'], ["'self'"], 'the service worker and any worker only from the site');
+  assert.deepEqual(directives['manifest-src'], ["'self'"]);
   assert.equal(directives['frame-ancestors'], undefined, 'ignored in a meta tag; instructors embed the page');
   assert.doesNotMatch(html, /'unsafe-inline'|'unsafe-eval'/);
 });

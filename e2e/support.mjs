@@ -101,18 +101,21 @@ export async function startPages(pages) {
 
 /**
  * Start a plain static server for `root` under `mount` on 127.0.0.1 and a
- * free port. Resolves to `{ origin, url, close }`, where `url` is the app's
- * address (origin + mount). A directory serves its index.html; anything
+ * free port. Resolves to `{ origin, url, close, serveFrom }`, where `url` is
+ * the app's address (origin + mount) and `serveFrom(dir)` swaps the folder
+ * served from then on, as a host does when a new build is published. A directory serves its index.html; anything
  * else that is not a file under `root` is a 404. A file's precompressed
  * copy is sent when there is one and the browser accepts it, trying
  * `encodings` in order (`'br'` for NAME.br, `'gzip'` for NAME.gz; `[]`
  * sends every file as it is).
  */
 export async function startServer({ root = DIST, mount = MOUNT, encodings = ['br', 'gzip'] } = {}) {
-  const base = resolve(root);
-  await stat(join(base, 'index.html')).catch(() => {
-    throw new Error(`${join(base, 'index.html')} is missing: run ./scripts/release first`);
-  });
+  const present = (dir) =>
+    stat(join(dir, 'index.html')).catch(() => {
+      throw new Error(`${join(dir, 'index.html')} is missing: run ./scripts/release first`);
+    });
+  let base = resolve(root);
+  await present(base);
   // Node refuses request lines over 16 KB by default; the core lets a
   // content= link run to 32 K characters (authoring::MAX_URL_CHARS), and the
   // built-in exercises, put in a link, come close to 17 K.
@@ -189,6 +192,10 @@ export async function startServer({ root = DIST, mount = MOUNT, encodings = ['br
   return {
     origin,
     url: origin + mount,
+    serveFrom: async (dir) => {
+      await present(resolve(dir));
+      base = resolve(dir);
+    },
     close: () =>
       new Promise((ok) => {
         server.closeAllConnections?.();
@@ -200,6 +207,21 @@ export async function startServer({ root = DIST, mount = MOUNT, encodings = ['br
 /** Launch headless Chromium (Debian's, as root: no sandbox). */
 export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Launch Chromium with an ordinary profile in `userDataDir`, as a learner's
+ * browser is, rather than the incognito-like contexts `launchBrowser` gives:
+ * for what Chromium does only outside incognito, such as offering to
+ * install a page. Resolves to a browser context; close it when done.
+ */
+export async function launchProfile(userDataDir, { width = 1280, height = 900 } = {}) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width, height },
+  });
 }
 
 /**

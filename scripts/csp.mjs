@@ -31,6 +31,10 @@
 //   ttft-core's provider::parse_base_url accepts: https anywhere, plain
 //   http only on this machine. (CSP cannot name [::1], so parse_base_url
 //   refuses http://[::1] and says to use localhost or 127.0.0.1.)
+// - worker-src 'self': the service worker (sw.js, which lets the page open
+//   offline) and any Web Worker a part starts, from the site's own files.
+// - manifest-src 'self': the web app manifest beside the page, which lets
+//   a browser install it.
 // - object-src 'none', base-uri 'none', form-action 'none': no plugins, no
 //   <base> that could re-point relative URLs, no form posts anywhere (every
 //   form in the app is handled in the page).
@@ -73,6 +77,8 @@ export function policyFor(html) {
     "worker-src 'self'",
     "img-src 'self' data:",
     `connect-src ${CONNECT_SRC}`,
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -17,11 +17,13 @@
 //! or talk to a server. Everything is static files.
 
 pub mod components;
+pub mod connection;
 pub mod course;
 pub mod http;
 pub mod key_storage;
 pub mod learner_state;
 pub mod navigation;
+pub mod service_worker;
 pub mod storage;
 pub mod timeline_entry;
 pub mod worker;
@@ -35,6 +37,7 @@ use components::embed::height_reporter::start_height_reporter;
 use components::embed::results::ResultsSink;
 use components::embed::Embedding;
 use components::import::import_page::ImportPage;
+use components::offline_status::OfflineStatus;
 use components::lesson::LessonPage;
 use components::practice::{
     config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage,
@@ -42,6 +45,7 @@ use components::practice::{
 use components::site_header::SiteHeader;
 use components::storage_status::StorageStatus;
 use components::worked_timeline::WorkedTimelineWidget;
+use connection::Online;
 use course::{CourseContext, CourseError};
 use leptos::prelude::*;
 use navigation::Navigator;
@@ -69,6 +73,7 @@ pub fn Shell(
     let checklist = Stored::open(&store, learner_state::checklist());
     provide_context(Progress(checklist));
     provide_context(store.clone());
+    provide_context(Online::watch());
     Effect::new(move |_| document().set_title(&nav.current().document_title()));
     let embedding = Embedding::from_address();
     let embedded = embedding.embedded();
@@ -120,6 +125,7 @@ pub fn Shell(
         <a class="skip-link" href="#main">"Skip to content"</a>
         {header}
         <StorageStatus store=store />
+        {(!embedded).then(|| view! { <OfflineStatus nav=nav /> })}
         <main id="main" tabindex="-1">{body}</main>
         <footer class="site-footer">
             <p>

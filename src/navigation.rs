@@ -44,6 +44,11 @@ impl Navigator {
         self.part.get()
     }
 
+    /// The part on show, without tracking (for event handlers).
+    pub fn current_untracked(&self) -> CoursePart {
+        self.part.get_untracked()
+    }
+
     /// Handles a click on a link: a plain left click on a link to a part of
     /// this page is followed in place; anything else (a new-tab click, an
     /// external link, a #section) is left to the browser.
@@ -69,10 +74,16 @@ impl Navigator {
         }
         self.part.set(part);
         window().scroll_to_with_x_and_y(0.0, 0.0);
-        if let Some(main) = document().get_element_by_id("main") {
-            if let Ok(main) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(main) {
-                let _ = main.focus();
-            }
+        focus_main();
+    }
+}
+
+/// Moves keyboard focus to `<main>`: where a keyboard user goes on from
+/// when the control they used is gone (a new part, a dismissed notice).
+pub fn focus_main() {
+    if let Some(main) = document().get_element_by_id("main") {
+        if let Ok(main) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(main) {
+            let _ = main.focus();
         }
     }
 }

@@ -4,7 +4,9 @@
 //! header and navigation; `lesson` renders the lesson with
 //! `worked_timeline` (and its `timeline_chart`) and `checklist`;
 //! `chart_patterns` holds the fill patterns all three charts share;
-//! `storage_status` shows notices about saved work; `practice` holds the
+//! `storage_status` shows notices about saved work; `offline_status` the
+//! installed app's (a new version to reload into, a part that needs a
+//! connection); `practice` holds the
 //! exercise parts; `import` reads a learner's own trace; `embed` is what
 //! embedding in another site needs (the embed-mode bar, the Embed panel,
 //! height messages, result statements); `authoring` loads and writes
@@ -17,6 +19,7 @@ pub mod checklist;
 pub mod embed;
 pub mod import;
 pub mod lesson;
+pub mod offline_status;
 pub mod practice;
 pub mod prose;
 pub mod second_opinion;

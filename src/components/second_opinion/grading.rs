@@ -1,7 +1,8 @@
 //! The grading call: the exact request in a disclosure, "Send for a second
 //! opinion" (enabled only once the request has been opened and read), the
 //! streamed reply with a live status and a character count, Cancel, the
-//! time limits, and every failure as a plain message.
+//! time limits, and every failure as a plain message. Offline, Send waits
+//! and says why.
 //!
 //! Nothing is sent before the learner presses Send. The body sent is built
 //! by `ttft_core::second_opinion::request::build_request` from the same inputs as the
@@ -19,6 +20,7 @@
 
 use crate::components::second_opinion::settings::{resolve, KeyHeld};
 use crate::components::second_opinion::timings::CallTimings;
+use crate::connection::Online;
 use crate::components::second_opinion::{Graded, Opinion};
 use crate::http::{self, Abort};
 use crate::learner_state::endpoint::SavedEndpoint;
@@ -91,6 +93,7 @@ pub fn GradingCall(
     let work_signal = work.signal();
     let endpoint_signal = endpoint.signal();
     let question = Arc::new(question);
+    let online = Online::from_context();
 
     let resolved = move || endpoint_signal.with(|e| key.with(|k| resolve(e, k.as_ref())));
     let answer = move || work_signal.with(|w| w.answer.clone());
@@ -105,6 +108,7 @@ pub fn GradingCall(
         }
     };
     let blocker = move || match resolved() {
+        _ if !online.get() => Some("You are offline: connect to the network to send.".to_owned()),
         Err(e) => Some(format!("Complete the settings first: {e}.")),
         Ok(_) if answer().trim().is_empty() => {
             Some("Write your answer first: there is nothing to grade.".to_owned())

@@ -9,6 +9,11 @@
 //! what goes into the history (model, AI scores, adopted dimensions), and
 //! only when the grade is of the answer as it now stands.
 //!
+//! It is the one part of the course that needs the network. When the
+//! browser says it is offline (`crate::connection`), the step says so in
+//! its own live region and Send waits, before the learner tries, instead of
+//! failing late.
+//!
 //! What it deliberately does not do: build the request, read the stream,
 //! check the reply or compute any timing (all `ttft_core::second_opinion`), call
 //! `fetch` (`crate::http`), or keep the key (`crate::key_storage`).
@@ -18,6 +23,7 @@ pub mod grading;
 pub mod settings;
 pub mod timings;
 
+use crate::connection::Online;
 use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::Stored;
 use leptos::prelude::*;
@@ -91,6 +97,16 @@ pub fn SecondOpinionStep(
 ) -> impl IntoView {
     let rubric = Arc::new(rubric);
     let (endpoint, key) = settings::open_endpoint();
+    let online = Online::from_context();
+    let offline_note = move || {
+        (!online.get()).then(|| view! {
+            <p class="notice">
+                "You are offline. The second opinion sends your answer to your AI provider, so it needs a \
+                 connection; everything else in the course works without one, and Send works again once \
+                 you are back online."
+            </p>
+        })
+    };
     view! {
         <div class="second-opinion" role="group" aria-labelledby="so-heading">
             <h3 id="so-heading">"Second opinion (optional)"</h3>
@@ -99,6 +115,7 @@ pub fn SecondOpinionStep(
                 "It is a second opinion only: the score you save is still yours, and you choose dimension by "
                 "dimension whether to take the AI's."
             </p>
+            <div class="so-connection" role="status" aria-live="polite" aria-label="Connection">{offline_note}</div>
             <settings::EndpointSettingsPanel endpoint=endpoint.clone() key=key />
             <grading::GradingCall
                 rubric=Arc::clone(&rubric)
