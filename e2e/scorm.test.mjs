@@ -209,6 +209,12 @@ async function recorded(page, want) {
   return record(page);
 }
 
+/** Screenshots of the player with the course scrolled to its top, where the saved-work notices are. */
+async function shoot(page, frame, name) {
+  await frame.locator('html').evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
 const nav = (frame, name) => frame.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name }).click();
 const checklist = (frame) => frame.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
 const savedWork = (frame) => frame.getByRole('status', { name: 'Saved work' });
@@ -315,7 +321,7 @@ for (const v of STANDARDS) {
     assert.ok(cmi.suspend_data.length <= (v === '12' ? 4096 : 64000));
     assert.equal(v === '12' ? cmi.core.exit : cmi.exit, 'suspend', 'the learner is coming back');
     await axeCheck(page, { label: `${LABEL[v]}, after the graded work` });
-    await screenshot(page, `scorm${v}-reported`);
+    await shoot(page, frame, `scorm${v}-reported`);
 
     // Leaving ends the session cleanly: committed, then terminated.
     await page.evaluate(() => window.leave());
@@ -343,7 +349,7 @@ for (const v of STANDARDS) {
     assert.equal(names.status(cmi), want.status);
     assert.equal(await savedWork(again.frame).innerText(), '', 'nothing to warn about');
     await axeCheck(again.page, { label: `${LABEL[v]}, relaunched` });
-    await screenshot(again.page, `scorm${v}-restored`);
+    await shoot(again.page, again.frame, `scorm${v}-restored`);
     assertNoProblems(again.problems);
     await again.context.close();
   });
@@ -376,7 +382,7 @@ test('damaged suspend data is set aside in the browser, named, and the page carr
   const cmi = await recorded(page, { suspend_data: /^ttft1\{"k"/ });
   assert.equal(cmi.completion_status, 'incomplete');
   await axeCheck(page, { label: 'damaged suspend data' });
-  await screenshot(page, 'scorm-damaged');
+  await shoot(page, frame, 'scorm-damaged');
   assertNoProblems(problems);
   await context.close();
 });
@@ -393,7 +399,7 @@ for (const v of STANDARDS) {
     const cmi = await record(page);
     assert.equal(cmi.suspend_data, '', 'nothing was written after the refusal');
     await axeCheck(page, { label: `${LABEL[v]}, refused` });
-    await screenshot(page, `scorm${v}-refused`);
+    await shoot(page, frame, `scorm${v}-refused`);
     assertNoProblems(problems);
     await context.close();
   });

@@ -79,12 +79,16 @@ pub const ENTRY: &str = "index.html";
 /// The course's description: its summary, then its parts.
 pub fn description(course: &Course) -> String {
     let names: Vec<&str> = parts().iter().map(|(_, n)| *n).collect();
+    let listed = match names.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
     format!(
-        "{} It has {}. It reports one score for the graded work (the trace exercise, the configuration \
+        "{} It has {listed}. It reports one score for the graded work (the trace exercise, the configuration \
          choice, the interview self-score and its readiness rule) and is complete when the lesson's \
          checklist is ticked.",
         course.lesson.summary.trim(),
-        names.join(", ")
     )
 }
 
@@ -249,7 +253,8 @@ mod tests {
             .collect();
         assert_eq!(listed, files.iter().map(String::as_str).collect::<Vec<_>>());
         assert!(listed.contains(&sco.attribute("href").unwrap()));
-        let described = text.contains("the trace exercise") && text.contains("the interview question");
+        let described = text.contains("the trace exercise, ")
+            && text.contains(" and reading your own trace file.");
         assert!(described, "the parts are named");
     }
 
