@@ -57,7 +57,8 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-const MIME = {
+/** Content types by file extension, as a static host sends them. */
+export const MIME = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -69,6 +70,7 @@ const MIME = {
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
+  '.xml': 'application/xml',
 };
 
 /**

@@ -106,8 +106,9 @@ ensure_node_packages() {
   if [ ! -x "$TTFT_ROOT/node_modules/.bin/wasm-opt" ] ||
     [ ! -d "$TTFT_ROOT/node_modules/playwright-core" ] ||
     [ ! -d "$TTFT_ROOT/node_modules/@axe-core/playwright" ] ||
+    [ ! -d "$TTFT_ROOT/node_modules/scorm-again" ] ||
     [ ! -f "$stamp" ] || [ "$TTFT_ROOT/package-lock.json" -nt "$stamp" ]; then
-    say "installing npm packages (npm ci: playwright-core, @axe-core/playwright, binaryen)"
+    say "installing npm packages (npm ci: playwright-core, @axe-core/playwright, binaryen, scorm-again)"
     (cd "$TTFT_ROOT" && npm ci --no-audit --no-fund --loglevel=error) ||
       fail "npm ci failed"
   fi

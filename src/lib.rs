@@ -8,7 +8,8 @@
 //! the parent page and posts results to allow-listed origins
 //! (`components::embed`); outside embed mode each part ends with an "Embed
 //! this part" panel. `content=`/`src=` load an instructor's exercise
-//! (`components::authoring`).
+//! (`components::authoring`). Inside a learning system that offers a SCORM
+//! API, `lms` restores and reports the learner's progress.
 //! [`start`] mounts it, removes the loading message and marks the page
 //! ready; [`install_panic_hook`] makes a crash say something useful.
 //!
@@ -22,6 +23,7 @@ pub mod course;
 pub mod http;
 pub mod key_storage;
 pub mod learner_state;
+pub mod lms;
 pub mod navigation;
 pub mod service_worker;
 pub mod storage;
@@ -71,7 +73,7 @@ pub fn Shell(
     let nav = Navigator::start();
     provide_context(nav);
     let checklist = Stored::open(&store, learner_state::checklist());
-    provide_context(Progress(checklist));
+    provide_context(Progress(checklist.clone()));
     provide_context(store.clone());
     provide_context(Online::watch());
     Effect::new(move |_| document().set_title(&nav.current().document_title()));
@@ -91,6 +93,10 @@ pub fn Shell(
         Ok(course) => {
             let course = Arc::new(course);
             provide_context(CourseContext(Arc::clone(&course)));
+            // Inside a learning system: restore its saved progress into the
+            // values the parts are about to open, then report changes.
+            // Elsewhere this finds no host and changes nothing.
+            let _lms = lms::connect(&store, &course, checklist.clone());
             (move || {
                 results.restart();
                 part_view(nav.current(), &course, embedded)

@@ -491,6 +491,13 @@ impl Store {
         }
     }
 
+    /// Keeps `text`, which came from outside this browser under `name` and
+    /// cannot be read (a learning system's saved progress), as a set-aside
+    /// copy the learner can download; hands back its key.
+    pub fn set_aside(&self, name: &str, text: &str) -> Result<String, StorageError> {
+        self.keep_copy(name, text)
+    }
+
     /// Keeps a copy of `text`, which was stored under `name` and cannot be
     /// read, under a set-aside key; hands back that key. Text already set
     /// aside for `name` is not copied again.

@@ -12,6 +12,7 @@ use ttft_core::exercises::config_choice::{check_config, check_seconds, check_tot
 use ttft_core::exercises::number::parse_quantity;
 use ttft_core::exercises::trace_exercise::{check_share, expect, Context};
 use ttft_core::history::{merge, parse};
+use ttft_core::lms::suspend::{host_length, pack, unpack, LIMIT_12, LIMIT_2004};
 use ttft_latency::{Micros, TtftSplit};
 
 /// The saved-history parser: anything it accepts saves and reads back to
@@ -79,4 +80,41 @@ pub fn course(data: &[u8]) {
     }
     let _ = ttft_core::exercises::trace_exercise::check_trace(&course.trace_exercise, &[]).tally();
     let _ = check_config(&course.config_exercise, &[]);
+}
+
+/// The suspend-data reader: any text it accepts packs again within both
+/// standards' limits and reads back to the same progress (shares typed as
+/// numbers compared to the last place, since JSON's float reading may
+/// round them by one unit in the last place).
+pub fn suspend_data(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(progress) = unpack(text) else {
+        return;
+    };
+    for limit in [LIMIT_12, LIMIT_2004] {
+        let packed = pack(&progress, limit);
+        assert!(
+            host_length(&packed.text) <= limit || !packed.left_out.is_empty(),
+            "a pack that does not fit says what it left out"
+        );
+        let again = unpack(&packed.text);
+        assert!(again.is_ok(), "a packed text reads back: {again:?}");
+        if packed.left_out.is_empty() {
+            let again = again.unwrap_or_default();
+            assert_eq!(
+                again.checklist, progress.checklist,
+                "the checklist reads back the same"
+            );
+            assert_eq!(again.scores, progress.scores, "the scores read back the same");
+            assert_eq!(again.interview, progress.interview);
+            assert_eq!(again.choice, progress.choice);
+            assert_eq!(again.trace.attempts, progress.trace.attempts);
+            assert_eq!(
+                again.trace.answers.keys().collect::<Vec<_>>(),
+                progress.trace.answers.keys().collect::<Vec<_>>()
+            );
+        }
+    }
 }

@@ -115,6 +115,8 @@ proptest! {
         fuzz_bodies::history(&bytes);
         fuzz_bodies::share(&bytes);
         fuzz_bodies::course(&bytes);
+        fuzz_bodies::suspend_data(&bytes);
+        fuzz_bodies::suspend_data(format!("ttft1{text}").as_bytes());
         fuzz_bodies::share(text.as_bytes());
     }
 
@@ -135,6 +137,7 @@ fn fuzz_bodies_over_their_corpus() {
         ("history", fuzz_bodies::history as fn(&[u8])),
         ("share", fuzz_bodies::share as fn(&[u8])),
         ("course", fuzz_bodies::course as fn(&[u8])),
+        ("suspend_data", fuzz_bodies::suspend_data as fn(&[u8])),
     ] {
         let dir = corpus.join(name);
         let entries =
@@ -146,7 +149,7 @@ fn fuzz_bodies_over_their_corpus() {
         }
     }
     assert!(
-        ran >= 6,
+        ran >= 8,
         "the corpus has at least two inputs a target; ran {ran}"
     );
 }

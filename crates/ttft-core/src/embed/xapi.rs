@@ -282,21 +282,11 @@ fn statement(
 /// xAPI's separator between the parts of a response.
 const SEP: &str = "[,]";
 
-/// A trace-exercise check: one point per field (dominant delay, share,
-/// first investigation) of every request; success when all are right,
-/// completion when none was left empty. The response lists each request's
-/// answers: `H1 prefill 70 within-target[,]H2 …`.
-pub fn trace_check(
-    ctx: &StatementContext,
-    check: &TraceCheck,
-    request_ids: &[String],
-    answers: &[LearnerAnswer],
-) -> Statement {
-    let tally = check.tally();
-    let max = u32::try_from(check.rows.len().saturating_mul(3)).unwrap_or(u32::MAX);
-    let raw = u32::try_from(tally.correct).unwrap_or(u32::MAX);
+/// Each request's answers, as a response lists them: `H1: prefill; 70;
+/// within-target` (`-` for a field left empty).
+pub fn trace_response(request_ids: &[String], answers: &[LearnerAnswer]) -> Vec<String> {
     let empty = LearnerAnswer::default();
-    let response: Vec<String> = request_ids
+    request_ids
         .iter()
         .enumerate()
         .map(|(i, id)| {
@@ -315,13 +305,46 @@ pub fn trace_check(
                 .unwrap_or("-");
             format!("{id}: {dominant}; {share}; {act}")
         })
-        .collect();
+        .collect()
+}
+
+/// Each workload's choice, as a response lists them: `W1: B` (`-` for
+/// none).
+pub fn choice_response(workload_ids: &[String], inputs: &[WorkloadInput]) -> Vec<String> {
+    workload_ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| format!("{id}: {}", chosen(inputs, i).unwrap_or("-")))
+        .collect()
+}
+
+fn chosen(inputs: &[WorkloadInput], i: usize) -> Option<&str> {
+    inputs
+        .get(i)
+        .and_then(|x| x.choice.as_deref())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A trace-exercise check: one point per field (dominant delay, share,
+/// first investigation) of every request; success when all are right,
+/// completion when none was left empty. The response lists each request's
+/// answers: `H1 prefill 70 within-target[,]H2 …`.
+pub fn trace_check(
+    ctx: &StatementContext,
+    check: &TraceCheck,
+    request_ids: &[String],
+    answers: &[LearnerAnswer],
+) -> Statement {
+    let tally = check.tally();
+    let max = u32::try_from(check.rows.len().saturating_mul(3)).unwrap_or(u32::MAX);
+    let raw = u32::try_from(tally.correct).unwrap_or(u32::MAX);
     let answered_all = tally.missing == 0 && check.rows.iter().all(|r| r.is_ok());
     let result = XapiResult {
         score: score(raw, max),
         success: check.all_correct(),
         completion: answered_all,
-        response: response.join(SEP),
+        response: trace_response(request_ids, answers).join(SEP),
         duration: iso8601_duration(ctx.duration),
     };
     statement(
@@ -371,26 +394,14 @@ pub fn config_check(
         raw = raw.saturating_add(r);
         max = max.saturating_add(t);
     }
-    let chosen = |i: usize| {
-        inputs
-            .get(i)
-            .and_then(|x| x.choice.as_deref())
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-    };
-    let response: Vec<String> = workload_ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| format!("{id}: {}", chosen(i).unwrap_or("-")))
-        .collect();
     let result = XapiResult {
         score: score(raw, max),
         success: !checks.is_empty()
             && checks
                 .iter()
                 .all(|c| c.as_ref().is_ok_and(WorkloadCheck::all_correct)),
-        completion: (0..workload_ids.len()).all(|i| chosen(i).is_some()),
-        response: response.join(SEP),
+        completion: (0..workload_ids.len()).all(|i| chosen(inputs, i).is_some()),
+        response: choice_response(workload_ids, inputs).join(SEP),
         duration: iso8601_duration(ctx.duration),
     };
     statement(
