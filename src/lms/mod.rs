@@ -249,7 +249,7 @@ impl Connection {
     /// Records each check and saved score made since the last report.
     fn record_interactions(&self, p: &Progress) -> bool {
         let now = js_sys::Date::now();
-        let choice_attempts: u32 = p.choice.attempts.iter().sum();
+        let choice_attempts: u32 = p.choice.attempts();
         let newest = p.scores.history.entries.first().map(|e| e.id.clone());
         let (seen, since) = {
             let s = self.session();
@@ -270,9 +270,7 @@ impl Connection {
             }
         }
         if choice_attempts > seen.1 {
-            let inputs: Vec<_> = (0..c.config_exercise.workloads.len())
-                .map(|i| p.choice.checked.get(i).cloned().flatten().unwrap_or_default())
-                .collect();
+            let inputs = p.choice.checked_in_order(&c.config_exercise);
             records.push((1, interaction::choice(&c.config_exercise, &inputs, latency(1))));
         }
         if newest.is_some() && newest != seen.2 {
@@ -423,7 +421,7 @@ pub fn connect(store: &Store, course: &Arc<Course>, checklist: Stored<Checklist>
     let values = Values {
         checklist,
         trace: open_for_app(learner_state::trace_work(&course.trace_exercise)),
-        choice: open_for_app(learner_state::choice_work(&course.config_exercise.id)),
+        choice: open_for_app(learner_state::choice_work(&course.config_exercise)),
         interview: open_for_app(learner_state::interview_work(&course.interview.id)),
         scores: open_for_app(learner_state::saved_scores(&course.interview.id)),
     };
@@ -469,7 +467,7 @@ pub fn connect(store: &Store, course: &Arc<Course>, checklist: Stored<Checklist>
         // system); only new ones are recorded here.
         s.seen = (
             p.trace.attempts,
-            p.choice.attempts.iter().sum(),
+            p.choice.attempts(),
             p.scores.history.entries.first().map(|e| e.id.clone()),
         );
         s.next_interaction = count.or(Some(0));
@@ -523,14 +521,14 @@ mod tests {
         trace.check(11);
         trace.set_revealed(true, 12);
         let mut choice = ChoiceWork::default();
-        choice.edit(1, 20, |i| {
+        choice.edit("chat", 20, |i| {
             *i = WorkloadInput {
                 choice: Some("B".into()),
                 evidence: vec!["cost".into()],
                 ..WorkloadInput::default()
             }
         });
-        choice.check(1, 21);
+        choice.check("chat", 21);
         let mut interview = InterviewWork {
             answer: "Queue wait \"dominates\" é".into(),
             hints_shown: 2,

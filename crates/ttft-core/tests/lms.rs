@@ -10,6 +10,7 @@ use ttft_core::exercises::trace_exercise::{DominantChoice, LearnerAnswer, ShareE
 use ttft_core::history::{Entry, SavedScores};
 use ttft_core::lms::progress::{
     ChecklistTicks, ChoiceProgress, InterviewProgress, Progress, Tick, TraceProgress,
+    WorkloadProgress,
 };
 use ttft_core::lms::suspend::{host_length, pack, unpack, LeftOut, LIMIT_12, LIMIT_2004};
 use ttft_core::rubric::RubricScore;
@@ -83,30 +84,25 @@ fn input() -> impl Strategy<Value = WorkloadInput> {
 }
 
 fn choice() -> impl Strategy<Value = ChoiceProgress> {
+    let workload = (input(), 0u8..3, input(), any::<u32>(), any::<bool>()).prop_map(
+        |(input, k, other, attempts, revealed)| WorkloadProgress {
+            checked: match k {
+                0 => None,
+                1 => Some(input.clone()),
+                _ => Some(other),
+            },
+            input,
+            attempts,
+            revealed,
+        },
+    );
     (
-        proptest::collection::vec(input(), 0..4),
-        proptest::collection::vec(0u8..3, 0..4),
-        proptest::collection::vec(any::<u32>(), 0..4),
-        proptest::collection::vec(any::<bool>(), 0..4),
+        proptest::collection::btree_map("[a-z_]{1,8}", workload, 0..4),
         any::<i64>(),
     )
-        .prop_map(|(inputs, checked, attempts, revealed, changed_ms)| {
-            let checked = checked
-                .iter()
-                .enumerate()
-                .map(|(n, k)| match k {
-                    0 => None,
-                    1 => Some(inputs.get(n).cloned().unwrap_or_default()),
-                    _ => Some(WorkloadInput::default()),
-                })
-                .collect();
-            ChoiceProgress {
-                inputs,
-                checked,
-                attempts,
-                revealed,
-                changed_ms,
-            }
+        .prop_map(|(workloads, changed_ms)| ChoiceProgress {
+            workloads,
+            changed_ms,
         })
 }
 

@@ -22,27 +22,30 @@
 //! IMS's texts, not ours.
 
 use crate::content::Course;
-use crate::embed::query::EmbedPart;
+use crate::course_part::CoursePart;
 use crate::lms::cmi::{passing_threshold, Standard};
 
 /// The course's parts, in the order the manifest names them, and the first
 /// of which the package opens at. The one place to repoint when the parts'
 /// type changes.
 pub fn parts() -> Vec<(&'static str, &'static str)> {
-    EmbedPart::ALL
-        .iter()
-        .map(|p| (p.id(), part_name(*p)))
+    CoursePart::ALL
+        .into_iter()
+        .chain(CoursePart::UNLISTED)
+        .filter(|p| p.embeds())
+        .map(|p| (p.id(), part_name(p)))
         .collect()
 }
 
-fn part_name(p: EmbedPart) -> &'static str {
+fn part_name(p: CoursePart) -> &'static str {
     match p {
-        EmbedPart::Lesson => "the lesson",
-        EmbedPart::Timeline => "the worked timeline",
-        EmbedPart::Trace => "the trace exercise",
-        EmbedPart::Choice => "the configuration choice",
-        EmbedPart::Interview => "the interview question with its self-score",
-        EmbedPart::Import => "reading your own trace file",
+        CoursePart::Lesson => "the lesson",
+        CoursePart::Timeline => "the worked timeline",
+        CoursePart::Trace => "the trace exercise",
+        CoursePart::Choice => "the configuration choice",
+        CoursePart::Interview => "the interview question with its self-score",
+        CoursePart::Import => "reading your own trace file",
+        CoursePart::Author => "writing an exercise of your own",
     }
 }
 

@@ -24,7 +24,7 @@
 //! What it deliberately does not do: decide when to report (the app does)
 //! or merge two copies (the app's `learner_state` merges do).
 
-use crate::content::{Block, Course, Lesson};
+use crate::content::{Block, ConfigExercise, Course, Lesson};
 use crate::embed::xapi::workload_points;
 use crate::exercises::config_choice::{check_config, WorkloadInput};
 use crate::exercises::trace_exercise::{check_trace, LearnerAnswer};
@@ -70,19 +70,58 @@ pub struct TraceProgress {
     pub changed_ms: i64,
 }
 
-/// The configuration choice's work, by workload in content order.
+/// The configuration choice's work on one workload: the inputs as they
+/// stand and at the last check, how many checks, whether it is revealed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkloadProgress {
+    #[serde(default)]
+    pub input: WorkloadInput,
+    #[serde(default)]
+    pub checked: Option<WorkloadInput>,
+    #[serde(default)]
+    pub attempts: u32,
+    #[serde(default)]
+    pub revealed: bool,
+}
+
+/// The configuration choice's work, by workload id (the app's stored
+/// format 2), so a reordered exercise never scores work against the wrong
+/// workload.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChoiceProgress {
     #[serde(default)]
-    pub inputs: Vec<WorkloadInput>,
-    #[serde(default)]
-    pub checked: Vec<Option<WorkloadInput>>,
-    #[serde(default)]
-    pub attempts: Vec<u32>,
-    #[serde(default)]
-    pub revealed: Vec<bool>,
+    pub workloads: BTreeMap<String, WorkloadProgress>,
     #[serde(default)]
     pub changed_ms: i64,
+}
+
+impl ChoiceProgress {
+    /// Each workload's inputs at its last check, in the exercise's order
+    /// (an unchecked workload's are empty).
+    pub fn checked_in_order(&self, exercise: &ConfigExercise) -> Vec<WorkloadInput> {
+        exercise
+            .workloads
+            .iter()
+            .map(|w| {
+                self.workloads
+                    .get(&w.id)
+                    .and_then(|x| x.checked.clone())
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// Whether any workload has been checked.
+    pub fn any_checked(&self) -> bool {
+        self.workloads.values().any(|w| w.checked.is_some())
+    }
+
+    /// Checks made over every workload.
+    pub fn attempts(&self) -> u32 {
+        self.workloads
+            .values()
+            .fold(0u32, |n, w| n.saturating_add(w.attempts))
+    }
 }
 
 /// The interview work: the written answer, hints shown, the self-score in
@@ -227,24 +266,14 @@ pub fn grade(progress: &Progress, course: &Course) -> Grade {
         None => Points { right: 0, of: rows },
     };
     let c = &course.config_exercise;
-    let inputs: Vec<WorkloadInput> = (0..c.workloads.len())
-        .map(|i| {
-            progress
-                .choice
-                .checked
-                .get(i)
-                .cloned()
-                .flatten()
-                .unwrap_or_default()
-        })
-        .collect();
+    let inputs = progress.choice.checked_in_order(c);
     let mut choice = Points::default();
     for check in check_config(c, &inputs) {
         let (r, t) = check.as_ref().map_or((0, 1), workload_points);
         choice.right = choice.right.saturating_add(r);
         choice.of = choice.of.saturating_add(t);
     }
-    let choice_checked = progress.choice.checked.iter().any(Option::is_some);
+    let choice_checked = progress.choice.any_checked();
     if !choice_checked {
         choice.right = 0;
     }

@@ -34,6 +34,7 @@ use crate::exercises::trace_exercise::{DominantChoice, LearnerAnswer, ShareEntry
 use crate::history::{entry_id_with, Entry, SavedScores, SecondOpinion};
 use crate::lms::progress::{
     ChecklistTicks, ChoiceProgress, InterviewProgress, Progress, Tick, TraceProgress,
+    WorkloadProgress,
 };
 use crate::rubric::{RubricScore, MAX_SCORE};
 use serde_json::{json, Map, Value};
@@ -412,31 +413,31 @@ fn input_value(i: &WorkloadInput) -> Value {
     ])
 }
 
+/// `{"w": {id: [input, checked, attempts, revealed]}, "m": stamp}`, where
+/// checked is 0 (never), 1 (the same as the input) or the inputs checked;
+/// trailing defaults are left out.
 fn choice_value(c: &ChoiceProgress) -> Value {
     let mut m = Map::new();
-    if !c.inputs.is_empty() {
-        let list: Vec<Value> = c.inputs.iter().map(input_value).collect();
-        m.insert("i".into(), Value::Array(list));
-    }
-    if !c.checked.is_empty() {
-        let list: Vec<Value> = c
-            .checked
+    if !c.workloads.is_empty() {
+        let work: Map<String, Value> = c
+            .workloads
             .iter()
-            .enumerate()
-            .map(|(n, k)| match k {
-                None => json!(0),
-                Some(k) if c.inputs.get(n) == Some(k) => json!(1),
-                Some(k) => input_value(k),
+            .map(|(id, w)| {
+                let checked = match &w.checked {
+                    None => json!(0),
+                    Some(k) if *k == w.input => json!(1),
+                    Some(k) => input_value(k),
+                };
+                let attempts = if w.attempts == 0 { Value::Null } else { json!(w.attempts) };
+                let revealed = if w.revealed { json!(1) } else { Value::Null };
+                let mut list = vec![input_value(&w.input), checked, attempts, revealed];
+                if list[1] == json!(0) && list[2].is_null() && list[3].is_null() {
+                    list.truncate(1);
+                }
+                (id.clone(), trimmed(list))
             })
             .collect();
-        m.insert("k".into(), Value::Array(list));
-    }
-    if !c.attempts.is_empty() {
-        m.insert("n".into(), json!(c.attempts));
-    }
-    if !c.revealed.is_empty() {
-        let list: Vec<u8> = c.revealed.iter().map(|&r| u8::from(r)).collect();
-        m.insert("r".into(), json!(list));
+        m.insert("w".into(), Value::Object(work));
     }
     m.insert("m".into(), json!(c.changed_ms));
     Value::Object(m)
@@ -643,49 +644,47 @@ fn read_input(v: &Value, path: &str) -> Result<WorkloadInput, SuspendError> {
 
 fn read_choice(v: &Value) -> Result<ChoiceProgress, SuspendError> {
     let m = object(v, "c")?;
-    let inputs: Vec<WorkloadInput> = match m.get("i") {
-        None => Vec::new(),
-        Some(i) => array(i, "c.i")?
-            .iter()
-            .enumerate()
-            .map(|(n, x)| read_input(x, &format!("c.i.{n}")))
-            .collect::<Result<_, _>>()?,
-    };
-    let checked = match m.get("k") {
-        None => Vec::new(),
-        Some(k) => array(k, "c.k")?
-            .iter()
-            .enumerate()
-            .map(|(n, x)| match x.as_u64() {
-                Some(0) => Ok(None),
-                Some(1) => inputs
-                    .get(n)
-                    .cloned()
-                    .map(Some)
-                    .ok_or_else(|| bad(&format!("c.k.{n}"), "no input to be the same as")),
-                _ => read_input(x, &format!("c.k.{n}")).map(Some),
-            })
-            .collect::<Result<_, _>>()?,
-    };
-    let attempts = match m.get("n") {
-        None => Vec::new(),
-        Some(n) => array(n, "c.n")?
-            .iter()
-            .map(|x| count(x, "c.n"))
-            .collect::<Result<_, _>>()?,
-    };
-    let revealed = match m.get("r") {
-        None => Vec::new(),
-        Some(r) => array(r, "c.r")?
-            .iter()
-            .map(|x| flag(x, "c.r"))
-            .collect::<Result<_, _>>()?,
-    };
+    let mut workloads = BTreeMap::new();
+    if let Some(w) = m.get("w") {
+        for (id, x) in object(w, "c.w")? {
+            let path = format!("c.w.{id}");
+            let list = array(x, &path)?;
+            if list.len() > 4 {
+                return Err(bad(&path, "expected at most four fields"));
+            }
+            let input = match list.first() {
+                None | Some(Value::Null) => WorkloadInput::default(),
+                Some(i) => read_input(i, &path)?,
+            };
+            let checked = match list.get(1) {
+                None | Some(Value::Null) => None,
+                Some(k) => match k.as_u64() {
+                    Some(0) => None,
+                    Some(1) => Some(input.clone()),
+                    _ => Some(read_input(k, &format!("{path}.k"))?),
+                },
+            };
+            let attempts = match list.get(2) {
+                None | Some(Value::Null) => 0,
+                Some(n) => count(n, &format!("{path}.n"))?,
+            };
+            let revealed = match list.get(3) {
+                None | Some(Value::Null) => false,
+                Some(r) => flag(r, &format!("{path}.r"))?,
+            };
+            workloads.insert(
+                id.clone(),
+                WorkloadProgress {
+                    input,
+                    checked,
+                    attempts,
+                    revealed,
+                },
+            );
+        }
+    }
     Ok(ChoiceProgress {
-        inputs,
-        checked,
-        attempts,
-        revealed,
+        workloads,
         changed_ms: m.get("m").map_or(Ok(0), |s| stamp(s, "c.m"))?,
     })
 }
