@@ -23,11 +23,15 @@
 //! refused with the reason and the path, as built-in content would be.
 //!
 //! For URLs the file is compacted and base64url-encoded (RFC 4648 §5, no
-//! padding) by hand, within [`MAX_URL_CHARS`]. Nothing here reads files or
+//! padding) with the `base64` crate, within [`MAX_URL_CHARS`]. Nothing here reads files or
 //! fetches `src=` paths; the app does, and passes the text in.
 
 use crate::content::validate::{validate_config_exercise, validate_trace_exercise, ContentProblem};
 use crate::content::{ConfigExercise, TraceExercise};
+use base64::alphabet;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::{DecodeError, Engine};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -489,36 +493,20 @@ impl fmt::Display for UrlContentError {
 
 impl std::error::Error for UrlContentError {}
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// base64url (RFC 4648 §5): no padding written; on reading, padding is
+/// optional and stray bits in the last character are ignored, as the
+/// hand-copied links learners paste need.
+const BASE64URL: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+        .with_decode_allow_trailing_bits(true),
+);
 
 /// base64url without padding (RFC 4648 §5).
 pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    let sextet = |n: u32, shift: u32| char::from(ALPHABET[((n >> shift) & 63) as usize]);
-    for chunk in bytes.chunks(3) {
-        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = (b(0) << 16) | (b(1) << 8) | b(2);
-        out.push(sextet(n, 18));
-        out.push(sextet(n, 12));
-        if chunk.len() > 1 {
-            out.push(sextet(n, 6));
-        }
-        if chunk.len() > 2 {
-            out.push(sextet(n, 0));
-        }
-    }
-    out
-}
-
-fn sextet_value(c: u8) -> Option<u32> {
-    match c {
-        b'A'..=b'Z' => Some(u32::from(c - b'A')),
-        b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
-        b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
-        b'-' => Some(62),
-        b'_' => Some(63),
-        _ => None,
-    }
+    BASE64URL.encode(bytes)
 }
 
 /// Decodes base64url, with or without `=` padding.
@@ -527,27 +515,15 @@ pub fn base64url_decode(text: &str) -> Result<Vec<u8>, UrlContentError> {
     if text.len() - body.len() > 2 {
         return Err(UrlContentError::BadCharacter { at: body.len() + 2 });
     }
-    let bytes = body.as_bytes();
-    if bytes.len() % 4 == 1 {
+    if body.len() % 4 == 1 {
         return Err(UrlContentError::BadLength);
     }
-    let mut out = Vec::with_capacity(bytes.len() / 4 * 3 + 2);
-    for (c, chunk) in bytes.chunks(4).enumerate() {
-        let mut n = 0u32;
-        for (i, &ch) in chunk.iter().enumerate() {
-            let v = sextet_value(ch).ok_or(UrlContentError::BadCharacter { at: c * 4 + i })?;
-            n |= v << (18 - 6 * i as u32);
+    BASE64URL.decode(body).map_err(|e| match e {
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol(at, _) => {
+            UrlContentError::BadCharacter { at }
         }
-        let [_, b0, b1, b2] = n.to_be_bytes();
-        out.push(b0);
-        if chunk.len() > 2 {
-            out.push(b1);
-        }
-        if chunk.len() > 3 {
-            out.push(b2);
-        }
-    }
-    Ok(out)
+        DecodeError::InvalidLength(_) | DecodeError::InvalidPadding => UrlContentError::BadLength,
+    })
 }
 
 /// The file as a `content=` value: compact JSON, base64url.

@@ -3,6 +3,7 @@
 //! `src=`), read leniently with each problem a typed [`EmbedError`].
 
 use crate::embed::origin::{parse_origin, Origin, OriginError};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -153,44 +154,37 @@ pub struct EmbedQuery {
     pub problems: Vec<EmbedError>,
 }
 
-/// Decodes `%XX` escapes and `+` (a space in query strings).
+/// Decodes `%XX` escapes and `+` (a space in query strings); `None` for a
+/// `%` not followed by two hex digits (which `percent-encoding` would pass
+/// through unread) or a result that is not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'%' => {
-                let hex = bytes.get(i + 1..i + 3)?;
-                let s = std::str::from_utf8(hex).ok()?;
-                out.push(u8::from_str_radix(s, 16).ok()?);
-                i += 3;
-            }
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            _ => {
-                out.push(b);
-                i += 1;
-            }
-        }
+    let escapes_whole = text.split('%').skip(1).all(|after| {
+        after
+            .as_bytes()
+            .get(..2)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if !escapes_whole {
+        return None;
     }
-    String::from_utf8(out).ok()
+    let spaced = text.replace('+', " ");
+    percent_decode_str(&spaced)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.into_owned())
 }
+
+/// Everything but the characters RFC 3986 leaves unreserved.
+const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
 
 /// Encodes a query value: unreserved characters stay, everything else is
 /// `%XX`.
 pub fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(text, QUERY_VALUE).to_string()
 }
 
 /// True for a path on this site: relative, no `..`, no scheme or `//`, only
@@ -384,6 +378,16 @@ mod tests {
         ] {
             assert!(!is_same_origin_json_path(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(percent_decode("a+b%2B%C3%A9"), Some("a b+\u{e9}".into()));
+        assert_eq!(percent_decode("100%"), None);
+        assert_eq!(percent_decode("%4"), None);
+        assert_eq!(percent_decode("%g0"), None);
+        assert_eq!(percent_decode("%FF"), None, "not UTF-8");
+        assert_eq!(percent_encode("a b/é~"), "a%20b%2F%C3%A9~");
     }
 
     #[test]
