@@ -22,7 +22,6 @@ pub mod http;
 pub mod key_storage;
 pub mod learner_state;
 pub mod navigation;
-pub mod route;
 pub mod storage;
 pub mod timeline_entry;
 
@@ -45,7 +44,7 @@ use components::worked_timeline::WorkedTimelineWidget;
 use course::{CourseContext, CourseError};
 use leptos::prelude::*;
 use navigation::Navigator;
-use route::CoursePart;
+use ttft_core::course_part::CoursePart;
 use std::sync::Arc;
 use storage::{Store, Stored};
 use ttft_core::content::Course;

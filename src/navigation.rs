@@ -12,7 +12,7 @@
 //! address but `?part=` (lesson sections are plain `#anchors` the browser
 //! handles).
 
-use crate::route::CoursePart;
+use ttft_core::course_part::CoursePart;
 use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;

@@ -18,7 +18,7 @@
 
 use crate::course::CourseContext;
 use crate::navigation::Navigator;
-use crate::route::CoursePart;
+use ttft_core::course_part::CoursePart;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::authoring::AuthoredExercise;

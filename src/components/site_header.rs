@@ -5,7 +5,7 @@
 //! parts contain.
 
 use crate::navigation::Navigator;
-use crate::route::CoursePart;
+use ttft_core::course_part::CoursePart;
 use leptos::prelude::*;
 
 /// The header with the app's name and the course's parts.

@@ -14,6 +14,7 @@
 
 pub mod authoring;
 pub mod content;
+pub mod course_part;
 pub mod embed;
 pub mod exercises;
 pub mod fingerprint;

@@ -8,7 +8,7 @@
 //! of what the page does, and said here.
 
 use crate::components::embed::Embedding;
-use crate::route::CoursePart;
+use ttft_core::course_part::CoursePart;
 use leptos::prelude::*;
 use ttft_core::embed::query::{percent_encode, ContentSource};
 

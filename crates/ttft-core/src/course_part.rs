@@ -3,13 +3,13 @@
 //! The part is the `part` query parameter (`?part=trace`), so every part
 //! works on a plain static host: reloading and deep links need no server
 //! rewrite. Lesson sections are ordinary `#anchors`. This module only maps
-//! between addresses and parts; following links and the back button live in
-//! `navigation`. Two parts are not in the navigation: the worked timeline
+//! between addresses and parts, as plain strings; following links and the
+//! back button live in the app's `navigation`. Two parts are not in the navigation: the worked timeline
 //! alone (`?part=timeline`, for embedding) and the instructors' authoring
 //! page (`?part=author`, linked from the footer).
 
 use std::fmt;
-use ttft_core::embed::query::EmbedPart;
+use crate::embed::query::EmbedPart;
 
 /// A part of the course, each a page of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
