@@ -167,7 +167,8 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         .then_some(content)
         .flatten();
     let panel = part
-        .embed_part()
+        .embeds()
+        .then_some(part)
         .filter(|_| !embedded)
         .map(|p| view! { <EmbedPanel part=p content=panel_content.clone() /> });
     view! { {body}{panel} }.into_any()

@@ -7,7 +7,8 @@
 #![no_main]
 
 use ttft_core::embed::height::read_height_message;
-use ttft_core::embed::query::{parse_query, EmbedPart};
+use ttft_core::course_part::CoursePart;
+use ttft_core::embed::query::parse_query;
 use ttft_core::embed::snippet::{embed_url, SnippetRequest};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
@@ -20,7 +21,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     }
     let req = SnippetRequest {
         page_url: "https://lab.example/".into(),
-        part: q.options.part.unwrap_or(EmbedPart::Lesson),
+        part: q.options.part.unwrap_or(CoursePart::Lesson),
         origins: q.options.origins.clone(),
         content: q.options.content.clone(),
         height: 600,

@@ -6,13 +6,16 @@
 //! between addresses and parts, as plain strings; following links and the
 //! back button live in the app's `navigation`. Two parts are not in the navigation: the worked timeline
 //! alone (`?part=timeline`, for embedding) and the instructors' authoring
-//! page (`?part=author`, linked from the footer).
+//! page (`?part=author`, linked from the footer). Every part but the
+//! authoring page can also be embedded in another site
+//! ([`CoursePart::EMBEDDABLE`]); the embed query and snippet use this type.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
-use crate::embed::query::EmbedPart;
 
 /// A part of the course, each a page of its own.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum CoursePart {
     /// The lesson with the worked timeline and the checklist.
     #[default]
@@ -44,6 +47,18 @@ impl CoursePart {
     /// The parts that have an address but no place in the navigation.
     pub const UNLISTED: [CoursePart; 2] = [CoursePart::Timeline, CoursePart::Author];
 
+    /// The parts another site can embed, in the site's order (the worked
+    /// timeline after the lesson it comes from): all but the authoring page,
+    /// which is for instructors.
+    pub const EMBEDDABLE: [CoursePart; 6] = [
+        CoursePart::Lesson,
+        CoursePart::Timeline,
+        CoursePart::Trace,
+        CoursePart::Choice,
+        CoursePart::Interview,
+        CoursePart::Import,
+    ];
+
     /// The value of `?part=`.
     pub fn id(self) -> &'static str {
         match self {
@@ -57,10 +72,24 @@ impl CoursePart {
         }
     }
 
-    /// The part as the embed snippet names it; `None` for the authoring
-    /// page, which is for instructors and not embedded.
-    pub fn embed_part(self) -> Option<EmbedPart> {
-        EmbedPart::from_id(self.id())
+    /// Whether another site can embed this part (see [`Self::EMBEDDABLE`]).
+    pub fn embeds(self) -> bool {
+        self != CoursePart::Author
+    }
+
+    /// What an embedding iframe's `title` says, for screen-reader users.
+    pub fn embed_title(self) -> &'static str {
+        match self {
+            CoursePart::Lesson => "ttft-lab lesson: diagnosing a slow first token",
+            CoursePart::Timeline => {
+                "ttft-lab worked timeline: split one request's time to first token"
+            }
+            CoursePart::Trace => "ttft-lab exercise: find the dominant delay in a trace",
+            CoursePart::Choice => "ttft-lab exercise: choose a serving configuration",
+            CoursePart::Interview => "ttft-lab interview question with self-score",
+            CoursePart::Import => "ttft-lab: split your own trace",
+            CoursePart::Author => "ttft-lab: author an exercise",
+        }
     }
 
     /// The name the navigation shows.
@@ -150,11 +179,16 @@ mod tests {
     #[test]
     fn every_part_but_authoring_embeds() {
         for part in CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED) {
-            let embeds = part.embed_part().map(|p| p.id());
             assert_eq!(
-                embeds,
-                (part != CoursePart::Author).then(|| part.id()),
+                CoursePart::EMBEDDABLE.contains(&part),
+                part != CoursePart::Author,
                 "{part:?}"
+            );
+            assert_eq!(part.embeds(), CoursePart::EMBEDDABLE.contains(&part));
+            assert!(!part.embed_title().is_empty());
+            assert_eq!(
+                serde_json::to_string(&part).unwrap(),
+                format!("\"{}\"", part.id())
             );
         }
     }

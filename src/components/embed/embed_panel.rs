@@ -18,7 +18,8 @@
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use ttft_core::embed::origin::{parse_origin, Origin, OriginError};
-use ttft_core::embed::query::{ContentSource, EmbedPart};
+use ttft_core::course_part::CoursePart;
+use ttft_core::embed::query::ContentSource;
 use ttft_core::embed::snippet::{iframe_snippet, resizer_script_tag, SnippetRequest, STORAGE_NOTE};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -102,7 +103,7 @@ async fn write_clipboard(text: &str) -> bool {
 #[component]
 pub fn EmbedPanel(
     /// The part the snippet embeds.
-    part: EmbedPart,
+    part: CoursePart,
     /// Authored content the snippet should load, if the page shows some.
     content: Option<ContentSource>,
 ) -> impl IntoView {

@@ -2,67 +2,11 @@
 //! the allow-listed parent origins, and authored content (`content=` or
 //! `src=`), read leniently with each problem a typed [`EmbedError`].
 
+use crate::course_part::CoursePart;
 use crate::embed::origin::{parse_origin, Origin, OriginError};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A part of the course that can be shown alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EmbedPart {
-    Lesson,
-    /// The lesson's worked timeline alone: the editable example request
-    /// with its figures, chart and data table.
-    Timeline,
-    Trace,
-    Choice,
-    Interview,
-    Import,
-}
-
-impl EmbedPart {
-    /// Every part, in the site's order.
-    pub const ALL: [EmbedPart; 6] = [
-        EmbedPart::Lesson,
-        EmbedPart::Timeline,
-        EmbedPart::Trace,
-        EmbedPart::Choice,
-        EmbedPart::Interview,
-        EmbedPart::Import,
-    ];
-
-    /// The value of `?part=`, as the app's router spells it.
-    pub fn id(self) -> &'static str {
-        match self {
-            EmbedPart::Lesson => "lesson",
-            EmbedPart::Timeline => "timeline",
-            EmbedPart::Trace => "trace",
-            EmbedPart::Choice => "choice",
-            EmbedPart::Interview => "interview",
-            EmbedPart::Import => "import",
-        }
-    }
-
-    /// What the iframe's `title` says, for screen-reader users.
-    pub fn title(self) -> &'static str {
-        match self {
-            EmbedPart::Lesson => "ttft-lab lesson: diagnosing a slow first token",
-            EmbedPart::Timeline => {
-                "ttft-lab worked timeline: split one request's time to first token"
-            }
-            EmbedPart::Trace => "ttft-lab exercise: find the dominant delay in a trace",
-            EmbedPart::Choice => "ttft-lab exercise: choose a serving configuration",
-            EmbedPart::Interview => "ttft-lab interview question with self-score",
-            EmbedPart::Import => "ttft-lab: split your own trace",
-        }
-    }
-
-    /// The part with this `?part=` value.
-    pub fn from_id(id: &str) -> Option<EmbedPart> {
-        EmbedPart::ALL.into_iter().find(|p| p.id() == id)
-    }
-}
 
 /// Where authored content comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,7 +24,8 @@ pub enum ContentSource {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum EmbedError {
-    /// `part=` names no part.
+    /// `part=` names no part that can be embedded (the app knows `author`,
+    /// which is not embedded, and does not report it).
     UnknownPart { part: String },
     /// An `origin=` entry was refused.
     Origin { error: OriginError },
@@ -119,7 +64,7 @@ impl std::error::Error for EmbedError {}
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EmbedOptions {
     /// The part to show; `None` when not given (the app shows the lesson).
-    pub part: Option<EmbedPart>,
+    pub part: Option<CoursePart>,
     /// `embed=1`: no site navigation, height messages on.
     pub embed: bool,
     /// Parent origins allowed to receive result statements, in order, no
@@ -221,7 +166,7 @@ pub fn parse_query(query: &str) -> EmbedQuery {
             continue;
         };
         match key {
-            "part" => match EmbedPart::from_id(value.trim()) {
+            "part" => match CoursePart::from_id(value.trim()).filter(|p| p.embeds()) {
                 Some(p) => q.options.part = Some(p),
                 None => q.problems.push(EmbedError::UnknownPart {
                     part: value.chars().take(40).collect(),
@@ -296,7 +241,7 @@ mod tests {
         check(
             "?part=trace&embed=1&origin=https%3A%2F%2Flms.example.edu&origin=https://lms.example.edu,https://moodle.example.org:8443",
             EmbedOptions {
-                part: Some(EmbedPart::Trace),
+                part: Some(CoursePart::Trace),
                 embed: true,
                 origins: vec![origin("https://lms.example.edu"), origin("https://moodle.example.org:8443")],
                 content: None,
@@ -306,7 +251,7 @@ mod tests {
         check(
             "part=choice&embed=yes&origin=*&origin=http%3A%2F%2Fevil.com&src=..%2Fsecret.json",
             EmbedOptions {
-                part: Some(EmbedPart::Choice),
+                part: Some(CoursePart::Choice),
                 ..EmbedOptions::default()
             },
             &[
@@ -329,7 +274,7 @@ mod tests {
         check(
             "part=trace&content=eyJhIjoxfQ",
             EmbedOptions {
-                part: Some(EmbedPart::Trace),
+                part: Some(CoursePart::Trace),
                 content: Some(ContentSource::Inline {
                     encoded: "eyJhIjoxfQ".into(),
                 }),
@@ -391,15 +336,24 @@ mod tests {
     }
 
     #[test]
-    fn every_part_reads_back_from_its_id() {
-        for part in EmbedPart::ALL {
-            assert_eq!(EmbedPart::from_id(part.id()), Some(part));
-            assert!(!part.title().is_empty());
+    fn every_embeddable_part_reads_back() {
+        for part in CoursePart::EMBEDDABLE {
+            assert_eq!(
+                parse_query(&format!("part={}", part.id())).options.part,
+                Some(part)
+            );
         }
+        check(
+            "part=author",
+            EmbedOptions::default(),
+            &[EmbedError::UnknownPart {
+                part: "author".into(),
+            }],
+        );
         check(
             "part=timeline&embed=1",
             EmbedOptions {
-                part: Some(EmbedPart::Timeline),
+                part: Some(CoursePart::Timeline),
                 embed: true,
                 ..EmbedOptions::default()
             },
@@ -436,7 +390,7 @@ mod tests {
             let read = parse_query(&q).options;
             let req = SnippetRequest {
                 page_url: "https://lab.example/".into(),
-                part: read.part.unwrap_or(EmbedPart::Lesson),
+                part: read.part.unwrap_or(CoursePart::Lesson),
                 origins: read.origins.clone(),
                 content: read.content.clone(),
                 height: 600,

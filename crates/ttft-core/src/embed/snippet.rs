@@ -3,7 +3,8 @@
 
 use crate::embed::height::MAX_HEIGHT;
 use crate::embed::origin::Origin;
-use crate::embed::query::{percent_encode, ContentSource, EmbedPart};
+use crate::course_part::CoursePart;
+use crate::embed::query::{percent_encode, ContentSource};
 use serde::{Deserialize, Serialize};
 
 /// Escapes text for a double-quoted HTML attribute.
@@ -28,7 +29,7 @@ pub struct SnippetRequest {
     /// The page's own address without query or fragment
     /// (`https://example.github.io/ttft-lab/`).
     pub page_url: String,
-    pub part: EmbedPart,
+    pub part: CoursePart,
     /// Origins to allow, already checked.
     pub origins: Vec<Origin>,
     /// Authored content to load, if any.
@@ -70,7 +71,7 @@ pub fn iframe_snippet(req: &SnippetRequest) -> String {
     format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"{}\" loading=\"lazy\" style=\"border:0;width:100%\"></iframe>",
         escape_attribute(&embed_url(req)),
-        escape_attribute(req.part.title()),
+        escape_attribute(req.part.embed_title()),
         req.height.clamp(1, MAX_HEIGHT)
     )
 }
@@ -101,7 +102,7 @@ mod tests {
     fn the_snippet_is_escaped() {
         let req = SnippetRequest {
             page_url: "https://x.example/ttft-lab/\"><script>".into(),
-            part: EmbedPart::Interview,
+            part: CoursePart::Interview,
             origins: vec![origin("https://lms.example.edu")],
             content: Some(ContentSource::Path {
                 path: "a/b.json".into(),
@@ -123,6 +124,6 @@ mod tests {
         let back = parse_query(url.split_once('?').unwrap().1);
         assert_eq!(back.options.origins, req.origins);
         assert_eq!(back.options.content, req.content);
-        assert_eq!(back.options.part, Some(EmbedPart::Interview));
+        assert_eq!(back.options.part, Some(CoursePart::Interview));
     }
 }
