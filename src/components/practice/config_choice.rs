@@ -104,7 +104,9 @@ fn fit_message(v: FitVerdict, how: &str) -> Message {
 
 /// The message for `field` from a check, or `None` when the field has
 /// nothing to say (an evidence option that was rightly left unticked).
-fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
+/// `late_after` is when a first token counts as late, as the page writes it
+/// (`ConfigExercise::late_after`).
+fn message_for(field: &Field, check: &WorkloadCheck, late_after: &str) -> Option<Message> {
     let find = |list: &[(String, NumberVerdict)], c: &str| {
         list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone())
     };
@@ -147,7 +149,10 @@ fn message_for(field: &Field, check: &WorkloadCheck) -> Option<Message> {
             let v = find(&check.interactive.as_ref()?.late, c)?;
             Some(number_message(
                 &v,
-                "Read this configuration's share of first tokens later than 1 s from the table.",
+                &format!(
+                    "Read this configuration's share of first tokens later than {} from the table.",
+                    late_after
+                ),
             ))
         }
         Field::Evidence(id) => {
@@ -200,7 +205,7 @@ pub fn ConfigChoicePage(
         <article class="practice config-choice">
             <h1 id="page-title"><Prose text=exercise.title.clone() /></h1>
             <p><Prose text=exercise.intro.clone() /></p>
-            {configs_table(&exercise.configs)}
+            {configs_table(&exercise)}
             {workloads_table(&exercise.workloads)}
             {forms}
         </article>
@@ -275,6 +280,7 @@ fn workload_form(
     };
     // A field's message: its verdict at the last check, or a note that it
     // changed since.
+    let late_after = StoredValue::new(exercise.late_after());
     let message = move |field: Field| {
         Memo::new(move |_| {
             let then = work.with(|w| w.checked_input(index))?;
@@ -285,7 +291,10 @@ fn workload_form(
                     "Check again to see how it does.",
                 ));
             }
-            result.with(|r| r.as_ref().and_then(|c| message_for(&field, c)))
+            result.with(|r| {
+                r.as_ref()
+                    .and_then(|c| late_after.with_value(|l| message_for(&field, c, l)))
+            })
         })
     };
     let edit = {
@@ -474,7 +483,11 @@ fn workload_form(
                     );
                     let late = text_field(
                         format!("{wid}-late-{}", dom_id(&[&c.id])),
-                        format!("Config {}: share of first tokens later than 1 s (%)", c.id),
+                        format!(
+                            "Config {}: share of first tokens later than {} (%)",
+                            c.id,
+                            exercise.late_after()
+                        ),
                         Field::Late(cid.clone()),
                         |i, k, t| {
                             if t.is_empty() {
@@ -636,10 +649,11 @@ fn reveal(workload: &Workload, exercise: &ConfigExercise) -> impl IntoView {
                     let meets = if f.meets_target { "meets" } else { "misses" };
                     view! {
                         <li>{format!(
-                            "Config {}: p95 TTFT {}, {meets} the {target} target; {}% of first tokens later than 1 s.",
+                            "Config {}: p95 TTFT {}, {meets} the {target} target; {}% of first tokens later than {}.",
                             f.config,
                             f.p95_ttft,
-                            format_tenths(f.late_first_token_tenths)
+                            format_tenths(f.late_first_token_tenths),
+                            exercise.late_after()
                         )}</li>
                     }
                 })
@@ -673,31 +687,38 @@ fn reveal(workload: &Workload, exercise: &ConfigExercise) -> impl IntoView {
     }
 }
 
-type Measure = (&'static str, fn(&ServingConfig) -> String);
+/// A row of the configurations table: its name (which may cite the
+/// exercise, as the lateness threshold does) and each configuration's value.
+type Measure = (
+    fn(&ConfigExercise) -> String,
+    fn(&ServingConfig) -> String,
+);
 
 const MEASURES: [Measure; 7] = [
-    ("Weights", |c| c.weights.clone()),
-    ("Maximum sequences per batch", |c| {
+    (|_| "Weights".into(), |c| c.weights.clone()),
+    (|_| "Maximum sequences per batch".into(), |c| {
         group_thousands(u64::from(c.max_sequences_per_batch))
     }),
-    ("Output throughput, all requests", |c| {
+    (|_| "Output throughput, all requests".into(), |c| {
         format!("{} tokens/s", group_thousands(c.throughput_tps))
     }),
-    ("p95 server TTFT", |c| {
+    (|_| "p95 server TTFT".into(), |c| {
         Micros::from_ms(c.p95_ttft_ms).to_string()
     }),
-    ("Requests whose first token missed 1 s", |c| {
-        format!("{}%", format_tenths(c.late_first_token_tenths))
-    }),
-    ("Requests failed or rejected", |c| {
+    (
+        |x| format!("Requests whose first token missed {}", x.late_after()),
+        |c| format!("{}%", format_tenths(c.late_first_token_tenths)),
+    ),
+    (|_| "Requests failed or rejected".into(), |c| {
         format!("{}%", format_tenths(c.failed_or_rejected_tenths))
     }),
-    ("Quality checks on platform tasks", |c| {
+    (|_| "Quality checks on platform tasks".into(), |c| {
         c.quality_note.clone()
     }),
 ];
 
-fn configs_table(configs: &[ServingConfig]) -> impl IntoView {
+fn configs_table(exercise: &ConfigExercise) -> impl IntoView {
+    let configs = &exercise.configs;
     let head = configs
         .iter()
         .map(|c| view! { <th scope="col">{format!("Config {}", c.id)}</th> })
@@ -709,7 +730,7 @@ fn configs_table(configs: &[ServingConfig]) -> impl IntoView {
                 .iter()
                 .map(|c| view! { <td>{value(c)}</td> })
                 .collect_view();
-            view! { <tr><th scope="row">{*name}</th>{cells}</tr> }
+            view! { <tr><th scope="row">{name(exercise)}</th>{cells}</tr> }
         })
         .collect_view();
     view! {

@@ -468,6 +468,7 @@ mod tests {
                 id: "c".into(),
                 title: String::new(),
                 intro: String::new(),
+                late_after_ms: 1_000,
                 configs: vec![
                     config("A", 2_400, 2_800),
                     config("B", 1_600, 600),

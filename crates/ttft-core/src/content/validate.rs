@@ -664,6 +664,15 @@ pub fn validate_config_exercise(x: &ConfigExercise) -> Vec<ContentProblem> {
             .enumerate()
             .map(|(i, e)| (format!("{base}.evidence[{i}].id"), e.id.as_str())),
     );
+    if x.late_after_ms <= 0 {
+        p.add(
+            format!("{base}.late_after_ms"),
+            format!(
+                "a first token is late after a time above zero, not {} ms",
+                x.late_after_ms
+            ),
+        );
+    }
     for (i, c) in x.configs.iter().enumerate() {
         let at = format!("{base}.configs[{i}]");
         if c.throughput_tps == 0 {
@@ -1103,9 +1112,11 @@ pub(crate) mod tests {
             window_secs: 2_000,
         };
         x.configs[1].late_first_token_tenths = 1_001;
+        x.late_after_ms = 0;
         check(
             validate_config_exercise(&x),
             &[
+                "config_exercise.late_after_ms: a first token is late after a time above zero, not 0 ms",
                 "config_exercise.configs[1].late_first_token_tenths: B: a share in tenths of a percent runs from 0 to 1000, not 1001",
                 "config_exercise.workloads[0].answer.choice: live_hints: the stated choice A does not meet the workload's need on these figures",
                 "config_exercise.workloads[0].answer.conditional[0].config: live_hints: \"Z\" is not a configuration",

@@ -813,6 +813,7 @@ pub(crate) mod tests {
             id: "configs".into(),
             title: String::new(),
             intro: String::new(),
+            late_after_ms: 1_000,
             configs: vec![
                 config("A", 2_400, 2_800, 210, QualityStatus::NotRun, "Not run yet"),
                 config(
@@ -888,6 +889,21 @@ pub(crate) mod tests {
             evidence: vec!["quality_a".into(), "real_lengths".into()],
             late_percent: BTreeMap::new(),
         }
+    }
+
+    #[test]
+    fn lateness_is_written_as_the_content_sets_it() {
+        let mut ex = exercise();
+        assert_eq!(ex.late_after(), "1 s");
+        ex.late_after_ms = 1_500;
+        assert_eq!(ex.late_after(), "1,500 ms");
+        ex.late_after_ms = 120_000;
+        assert_eq!(ex.late_after(), "120 s");
+        let without: ConfigExercise = serde_json::from_value(serde_json::json!({
+            "id": "x", "title": "", "intro": "", "configs": [], "workloads": [], "evidence": []
+        }))
+        .unwrap();
+        assert_eq!(without.late_after_ms, 1_000, "files from before the field");
     }
 
     #[test]
