@@ -1,7 +1,8 @@
 //! e2e/storage.test.mjs: nothing saved is lost, seen from the page and
 //! from localStorage, in headless Chromium against the release build.
 //! Trace answers stored by position (format 1) come back beside their
-//! requests; a damaged value is set aside and its copy is listed, deleted
+//! requests, and configuration-choice work stored by position beside its
+//! workload; a damaged value is set aside and its copy is listed, deleted
 //! with the keyboard and announced; another tab (a second page of the same
 //! browser context, sharing its localStorage) that writes damaged data or a
 //! newer version never has it written over. The set-aside panel passes axe.
@@ -14,6 +15,7 @@ import { assertNoProblems, axeCheck, launchBrowser, newPage, partUrl, screenshot
 
 const CHECKLIST = 'ttft-lab/v1/checklist';
 const TRACE = 'ttft-lab/v1/trace/hint-trace';
+const CHOICE = 'ttft-lab/v1/choice/config-choice';
 
 let server;
 let browser;
@@ -53,6 +55,32 @@ test('trace answers stored by position come back beside their own requests', asy
   const stored = JSON.parse((await entries(page, TRACE))[TRACE]);
   assert.deepEqual(Object.keys(stored.value.answers).sort(), ['H1', 'H2', 'H4']);
   assert.equal(stored.value.answers.H2.share_percent, '96.9');
+  assert.equal((await savedWork(page).innerText()).trim(), '', 'an upgrade is nothing to report');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test('configuration-choice work stored by position comes back beside its own workload', async () => {
+  const { page, context, problems } = await newPage(browser, server.origin);
+  await page.goto(partUrl(server, 'lesson'));
+  await waitForApp(page);
+  const batch = { choice: 'B', total_tokens: '4,000,000' };
+  const old = { version: 1, value: { inputs: [{}, batch], checked: [null, batch], attempts: [0, 1], revealed: [false, false], changed_ms: 1 } };
+  await page.evaluate(({ key, text }) => localStorage.setItem(key, text), { key: CHOICE, text: JSON.stringify(old) });
+
+  await page.goto(partUrl(server, 'choice'));
+  await waitForApp(page);
+  const total = page.getByLabel('Total output tokens in the batch');
+  assert.equal(await total.inputValue(), '4,000,000');
+  const overnight = page.getByRole('region', { name: 'Overnight draft explanations' });
+  await overnight.getByRole('status').getByText(/^Check 1: /).waitFor();
+
+  await total.fill('4000000');
+  await page.waitForFunction((key) => JSON.parse(localStorage.getItem(key) ?? '{}').version === 2, CHOICE);
+  const stored = JSON.parse((await entries(page, CHOICE))[CHOICE]);
+  assert.deepEqual(Object.keys(stored.value.workloads), ['overnight-drafts']);
+  assert.equal(stored.value.workloads['overnight-drafts'].attempts, 1);
+  assert.equal(stored.value.workloads['overnight-drafts'].checked.total_tokens, '4,000,000');
   assert.equal((await savedWork(page).innerText()).trim(), '', 'an upgrade is nothing to report');
   assertNoProblems(problems);
   await context.close();

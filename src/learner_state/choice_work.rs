@@ -1,88 +1,157 @@
-//! The learner's work on the configuration choice, as it is stored: the
-//! inputs per workload, what was checked, attempts and reveals.
+//! The learner's work on the configuration choice, as it is stored: for
+//! each workload, under its id, the inputs as they stand and at the last
+//! check, how many checks, and whether the answer is revealed.
+//!
+//! Work is keyed by workload id, not by position, so an exercise whose
+//! workloads are reordered, or gain one, never shows work beside the wrong
+//! workload. Format 1 kept four lists by position; [`ChoiceWork::upgrade`]
+//! reads it, giving each position's work to the workload at that position
+//! in the exercise as it is now (the order it was written against, since no
+//! exercise was reordered while format 1 was written).
 //!
 //! What it deliberately does not do: check anything (`ttft_core::exercises::config_choice`
 //! does) or know how the form shows it (`components::practice::config_choice`).
 
 use crate::learner_state::merge::{later_wins, next_stamp};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use ttft_core::exercises::config_choice::WorkloadInput;
 
-/// The learner's work on the configuration choice, as it is stored. Every
-/// list is by workload, in content order.
+/// The learner's work on one workload.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChoiceWork {
+pub struct WorkloadWork {
     /// The inputs as they stand.
     #[serde(default)]
-    pub inputs: Vec<WorkloadInput>,
-    /// The inputs as they were at each workload's last check.
+    pub input: WorkloadInput,
+    /// The inputs as they were at the last check; `None` before any.
     #[serde(default)]
-    pub checked: Vec<Option<WorkloadInput>>,
-    /// Checks made per workload.
+    pub checked: Option<WorkloadInput>,
+    /// Checks made.
     #[serde(default)]
-    pub attempts: Vec<u32>,
-    /// Whether each workload's answer is revealed.
+    pub attempts: u32,
+    /// Whether the answer is revealed.
     #[serde(default)]
-    pub revealed: Vec<bool>,
+    pub revealed: bool,
+}
+
+/// The learner's work on the configuration choice, as it is stored
+/// (format 2).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceWork {
+    /// Each workload's work, by workload id.
+    #[serde(default)]
+    pub workloads: BTreeMap<String, WorkloadWork>,
     /// When this last changed, in milliseconds since the epoch.
     #[serde(default)]
     pub changed_ms: i64,
 }
 
-fn slot<T: Clone + Default>(list: &mut Vec<T>, index: usize) -> Option<&mut T> {
-    if list.len() <= index {
-        list.resize(index + 1, T::default());
-    }
-    list.get_mut(index)
+/// Format 1: every list by workload, in the exercise's order.
+#[derive(Deserialize)]
+struct ByPosition {
+    #[serde(default)]
+    inputs: Vec<WorkloadInput>,
+    #[serde(default)]
+    checked: Vec<Option<WorkloadInput>>,
+    #[serde(default)]
+    attempts: Vec<u32>,
+    #[serde(default)]
+    revealed: Vec<bool>,
+    #[serde(default)]
+    changed_ms: i64,
 }
 
 impl ChoiceWork {
-    /// The input for workload `index` (empty when none is given yet).
-    pub fn input(&self, index: usize) -> WorkloadInput {
-        self.inputs.get(index).cloned().unwrap_or_default()
-    }
-
-    /// The input at workload `index`'s last check, if it was checked.
-    pub fn checked_input(&self, index: usize) -> Option<WorkloadInput> {
-        self.checked.get(index).cloned().flatten()
-    }
-
-    /// Checks made on workload `index`.
-    pub fn attempts(&self, index: usize) -> u32 {
-        self.attempts.get(index).copied().unwrap_or(0)
-    }
-
-    /// Whether workload `index`'s answer is revealed.
-    pub fn revealed(&self, index: usize) -> bool {
-        self.revealed.get(index).copied().unwrap_or(false)
-    }
-
-    /// Changes workload `index`'s input at `now_ms`.
-    pub fn edit(&mut self, index: usize, now_ms: i64, change: impl FnOnce(&mut WorkloadInput)) {
-        if let Some(input) = slot(&mut self.inputs, index) {
-            change(input);
+    /// Reads the work stored in an older format `version`, given the
+    /// exercise's workload ids in their present order. Work at a position
+    /// with no workload is kept under `#<position>` (counted from 1), so
+    /// nothing the learner wrote is dropped; positions with no work at all
+    /// are left out.
+    pub fn upgrade(
+        version: u32,
+        value: serde_json::Value,
+        workload_ids: &[String],
+    ) -> Result<ChoiceWork, String> {
+        if version != 1 {
+            return Err(format!("format {version} was never written"));
         }
+        let old: ByPosition = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let longest = [
+            old.inputs.len(),
+            old.checked.len(),
+            old.attempts.len(),
+            old.revealed.len(),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0);
+        let workloads = (0..longest)
+            .map(|i| {
+                let work = WorkloadWork {
+                    input: old.inputs.get(i).cloned().unwrap_or_default(),
+                    checked: old.checked.get(i).cloned().flatten(),
+                    attempts: old.attempts.get(i).copied().unwrap_or(0),
+                    revealed: old.revealed.get(i).copied().unwrap_or(false),
+                };
+                let id = workload_ids
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{}", i + 1));
+                (id, work)
+            })
+            .filter(|(_, w)| *w != WorkloadWork::default())
+            .collect();
+        Ok(ChoiceWork {
+            workloads,
+            changed_ms: old.changed_ms,
+        })
+    }
+
+    fn get(&self, workload: &str) -> Option<&WorkloadWork> {
+        self.workloads.get(workload)
+    }
+
+    /// The input for `workload` (empty when none is given yet).
+    pub fn input(&self, workload: &str) -> WorkloadInput {
+        self.get(workload).map(|w| w.input.clone()).unwrap_or_default()
+    }
+
+    /// The input at `workload`'s last check, if it was checked.
+    pub fn checked_input(&self, workload: &str) -> Option<WorkloadInput> {
+        self.get(workload).and_then(|w| w.checked.clone())
+    }
+
+    /// Checks made on `workload`.
+    pub fn attempts(&self, workload: &str) -> u32 {
+        self.get(workload).map_or(0, |w| w.attempts)
+    }
+
+    /// Whether `workload`'s answer is revealed.
+    pub fn revealed(&self, workload: &str) -> bool {
+        self.get(workload).is_some_and(|w| w.revealed)
+    }
+
+    fn change(&mut self, workload: &str, now_ms: i64, f: impl FnOnce(&mut WorkloadWork)) {
+        f(self.workloads.entry(workload.to_owned()).or_default());
         self.changed_ms = next_stamp(self.changed_ms, now_ms);
     }
 
-    /// Records a check of workload `index`'s input as it stands.
-    pub fn check(&mut self, index: usize, now_ms: i64) {
-        let input = self.input(index);
-        if let Some(c) = slot(&mut self.checked, index) {
-            *c = Some(input);
-        }
-        if let Some(a) = slot(&mut self.attempts, index) {
-            *a = a.saturating_add(1);
-        }
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
+    /// Changes `workload`'s input at `now_ms`.
+    pub fn edit(&mut self, workload: &str, now_ms: i64, change: impl FnOnce(&mut WorkloadInput)) {
+        self.change(workload, now_ms, |w| change(&mut w.input));
     }
 
-    /// Shows or hides workload `index`'s answer.
-    pub fn set_revealed(&mut self, index: usize, revealed: bool, now_ms: i64) {
-        if let Some(r) = slot(&mut self.revealed, index) {
-            *r = revealed;
-        }
-        self.changed_ms = next_stamp(self.changed_ms, now_ms);
+    /// Records a check of `workload`'s input as it stands.
+    pub fn check(&mut self, workload: &str, now_ms: i64) {
+        self.change(workload, now_ms, |w| {
+            w.checked = Some(w.input.clone());
+            w.attempts = w.attempts.saturating_add(1);
+        });
+    }
+
+    /// Shows or hides `workload`'s answer.
+    pub fn set_revealed(&mut self, workload: &str, revealed: bool, now_ms: i64) {
+        self.change(workload, now_ms, |w| w.revealed = revealed);
     }
 
     /// Two tabs' copies: the later change wins.
@@ -96,14 +165,55 @@ mod tests {
     use super::*;
 
     /// Applies `steps` to fresh work and checks attempts and reveals per
-    /// workload, and that the value survives storage.
+    /// workload (`live`, `batch`), and that the value survives storage.
     fn check(steps: impl FnOnce(&mut ChoiceWork), attempts: [u32; 2], revealed: [bool; 2]) {
         let mut w = ChoiceWork::default();
         steps(&mut w);
-        assert_eq!([w.attempts(0), w.attempts(1)], attempts);
-        assert_eq!([w.revealed(0), w.revealed(1)], revealed);
+        assert_eq!([w.attempts("live"), w.attempts("batch")], attempts);
+        assert_eq!([w.revealed("live"), w.revealed("batch")], revealed);
         let json = serde_json::to_string(&w).unwrap_or_default();
         assert_eq!(serde_json::from_str::<ChoiceWork>(&json).ok(), Some(w));
+    }
+
+    fn ids(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// Upgrades format-1 `json` against `workload_ids` and checks each
+    /// workload's (choice, checked choice, attempts, revealed) by id.
+    fn check_upgrade(
+        json: serde_json::Value,
+        workload_ids: &[&str],
+        expected: &[(&str, Option<&str>, Option<&str>, u32, bool)],
+    ) {
+        let got = ChoiceWork::upgrade(1, json.clone(), &ids(workload_ids))
+            .unwrap_or_else(|e| panic!("{json}: {e}"));
+        let summary: Vec<(String, Option<String>, Option<String>, u32, bool)> = got
+            .workloads
+            .iter()
+            .map(|(id, w)| {
+                (
+                    id.clone(),
+                    w.input.choice.clone(),
+                    w.checked.as_ref().and_then(|c| c.choice.clone()),
+                    w.attempts,
+                    w.revealed,
+                )
+            })
+            .collect();
+        let want: Vec<(String, Option<String>, Option<String>, u32, bool)> = expected
+            .iter()
+            .map(|(id, c, k, a, r)| {
+                (
+                    (*id).to_owned(),
+                    c.map(str::to_owned),
+                    k.map(str::to_owned),
+                    *a,
+                    *r,
+                )
+            })
+            .collect();
+        assert_eq!(summary, want, "{json}");
     }
 
     #[test]
@@ -111,23 +221,73 @@ mod tests {
         check(|_| {}, [0, 0], [false, false]);
         check(
             |w| {
-                w.edit(1, 10, |i| i.choice = Some("B".into()));
-                w.check(1, 11);
-                w.check(1, 12);
-                w.set_revealed(0, true, 13);
+                w.edit("batch", 10, |i| i.choice = Some("B".into()));
+                w.check("batch", 11);
+                w.check("batch", 12);
+                w.set_revealed("live", true, 13);
             },
             [0, 2],
             [true, false],
         );
         let mut w = ChoiceWork::default();
-        w.edit(1, 10, |i| i.total_tokens = Some("4,000,000".into()));
-        w.check(1, 11);
+        w.edit("batch", 10, |i| i.total_tokens = Some("4,000,000".into()));
+        w.check("batch", 11);
         assert_eq!(
-            w.checked_input(1).and_then(|i| i.total_tokens).as_deref(),
+            w.checked_input("batch")
+                .and_then(|i| i.total_tokens)
+                .as_deref(),
             Some("4,000,000")
         );
-        assert_eq!(w.checked_input(0), None);
+        assert_eq!(w.checked_input("live"), None);
         let older = ChoiceWork::default();
         assert_eq!(ChoiceWork::merge(&older, &w), w);
+        assert_eq!(ChoiceWork::merge(&w, &older), w);
+    }
+
+    #[test]
+    fn work_follows_its_workload_when_workloads_are_reordered() {
+        let mut w = ChoiceWork::default();
+        w.edit("batch", 1, |i| i.choice = Some("A".into()));
+        w.check("batch", 2);
+        // The same work read against an exercise listing the batch first,
+        // or second, or beside a new workload: it is the batch's.
+        assert_eq!(w.input("batch").choice.as_deref(), Some("A"));
+        assert_eq!(w.input("live").choice, None);
+        assert_eq!(w.input("new").choice, None);
+        assert_eq!(w.attempts("batch"), 1);
+    }
+
+    #[test]
+    fn work_by_position_goes_to_the_workload_at_that_position() {
+        let input = |c: &str| serde_json::json!({"choice": c});
+        // As format 1 stored it: padding before work on the second workload.
+        check_upgrade(
+            serde_json::json!({
+                "inputs": [{}, input("B")],
+                "checked": [null, input("A")],
+                "attempts": [0, 2],
+                "revealed": [true],
+                "changed_ms": 7
+            }),
+            &["live", "batch"],
+            &[
+                ("batch", Some("B"), Some("A"), 2, false),
+                ("live", None, None, 0, true),
+            ],
+        );
+        // Work at a position the exercise no longer has is kept.
+        check_upgrade(
+            serde_json::json!({"inputs": [input("A"), input("B")]}),
+            &["live"],
+            &[("#2", Some("B"), None, 0, false), ("live", Some("A"), None, 0, false)],
+        );
+        check_upgrade(serde_json::json!({}), &["live"], &[]);
+        let old = serde_json::json!({"inputs": [], "changed_ms": 42});
+        assert_eq!(
+            ChoiceWork::upgrade(1, old, &ids(&["live"])).map(|w| w.changed_ms),
+            Ok(42)
+        );
+        assert!(ChoiceWork::upgrade(1, serde_json::json!({"inputs": 3}), &[]).is_err());
+        assert!(ChoiceWork::upgrade(0, serde_json::json!({}), &[]).is_err());
     }
 }

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | lesson checklist ticks ([`checklist::Checklist`]) | `checklist` | 1 |
 //! | trace exercise answers, checks, reveal ([`trace_work::TraceWork`]) | `trace/<exercise id>` | 2 (1: answers by position) |
-//! | configuration choice inputs ([`choice_work::ChoiceWork`]) | `choice/<exercise id>` | 1 |
+//! | configuration choice inputs, checks, reveals ([`choice_work::ChoiceWork`]) | `choice/<exercise id>` | 2 (1: work by position) |
 //! | interview answer, hints shown, self-score ([`interview_work::InterviewWork`]) | `interview/<question id>` | 1 |
 //! | saved self-scores (`ttft_core::history::SavedScores`) | `scores/<question id>` | 1 |
 //! | AI grader endpoint, no key ([`endpoint::SavedEndpoint`]) | `second-opinion/endpoint` | 1 |
@@ -38,7 +38,7 @@ use endpoint::SavedEndpoint;
 use interview_work::InterviewWork;
 use std::sync::Arc;
 use trace_work::TraceWork;
-use ttft_core::content::TraceExercise;
+use ttft_core::content::{ConfigExercise, TraceExercise};
 use ttft_core::history::SavedScores;
 
 /// Every kind of value the app keeps.
@@ -90,9 +90,8 @@ impl Kept {
     /// The version of its stored form.
     pub fn version(self) -> u32 {
         match self {
-            Kept::TraceWork => 2,
+            Kept::TraceWork | Kept::ChoiceWork => 2,
             Kept::Checklist
-            | Kept::ChoiceWork
             | Kept::InterviewWork
             | Kept::SavedScores
             | Kept::Endpoint
@@ -164,9 +163,16 @@ pub fn trace_work(exercise: &TraceExercise) -> Spec<TraceWork> {
         }))
 }
 
-/// The learner's work on the configuration choice `exercise_id`.
-pub fn choice_work(exercise_id: &str) -> Spec<ChoiceWork> {
-    Kept::ChoiceWork.spec(exercise_id, ChoiceWork::merge)
+/// The learner's work on the configuration choice `exercise`. Format 1
+/// (work by position) is read as the work on the exercise's workloads in
+/// their present order.
+pub fn choice_work(exercise: &ConfigExercise) -> Spec<ChoiceWork> {
+    let ids: Vec<String> = exercise.workloads.iter().map(|w| w.id.clone()).collect();
+    Kept::ChoiceWork
+        .spec(&exercise.id, ChoiceWork::merge)
+        .upgraded(Arc::new(move |version, value| {
+            ChoiceWork::upgrade(version, value, &ids)
+        }))
 }
 
 /// The learner's work on the interview question `question_id`.

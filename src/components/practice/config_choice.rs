@@ -193,7 +193,7 @@ pub fn ConfigChoicePage(
     /// The exercise content.
     exercise: ConfigExercise,
 ) -> impl IntoView {
-    let stored: Stored<ChoiceWork> = open_for_app(learner_state::choice_work(&exercise.id));
+    let stored: Stored<ChoiceWork> = open_for_app(learner_state::choice_work(&exercise));
     let exercise = Arc::new(exercise);
     let forms = exercise
         .workloads
@@ -269,12 +269,14 @@ fn workload_form(
     stored: Stored<ChoiceWork>,
 ) -> impl IntoView {
     let work = stored.signal();
+    // The workload's id, which keys its stored work (Copy, for the closures).
+    let wl = StoredValue::new(workload.id.clone());
     let wid = dom_id(&["cc", &workload.id]);
     let name = workload.name.clone();
     let result = {
         let exercise = Arc::clone(&exercise);
         Memo::new(move |_| {
-            work.with(|w| w.checked_input(index))
+            work.with(|w| wl.with_value(|k| w.checked_input(k)))
                 .and_then(|input| check_workload(&exercise, index, &input)?.ok())
         })
     };
@@ -283,8 +285,8 @@ fn workload_form(
     let late_after = StoredValue::new(exercise.late_after());
     let message = move |field: Field| {
         Memo::new(move |_| {
-            let then = work.with(|w| w.checked_input(index))?;
-            if field.value(&then) != work.with(|w| field.value(&w.input(index))) {
+            let then = work.with(|w| wl.with_value(|k| w.checked_input(k)))?;
+            if field.value(&then) != work.with(|w| field.value(&wl.with_value(|k| w.input(k)))) {
                 return Some(Message::new(
                     "stale",
                     "Changed since your last check.",
@@ -300,7 +302,7 @@ fn workload_form(
     let edit = {
         let stored = stored.clone();
         move |change: Box<dyn FnOnce(&mut WorkloadInput)>| {
-            let _ = stored.update(|w| w.edit(index, now_ms(), change));
+            let _ = stored.update(|w| wl.with_value(|k| w.edit(k, now_ms(), change)));
         }
     };
 
@@ -321,7 +323,7 @@ fn workload_form(
                         type="radio"
                         id=id.clone()
                         name=format!("{wid}-choice")
-                        prop:checked=move || work.with(|w| w.input(index).choice.as_deref() == Some(cid.as_str()))
+                        prop:checked=move || work.with(|w| wl.with_value(|k| w.input(k)).choice.as_deref() == Some(cid.as_str()))
                         aria-invalid=move || choice_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         on:change=move |_| {
                             let pick = pick.clone();
@@ -365,7 +367,7 @@ fn workload_form(
                         inputmode="decimal"
                         autocomplete="off"
                         id=id
-                        prop:value=move || work.with(|w| shown.value(&w.input(index)))
+                        prop:value=move || work.with(|w| shown.value(&wl.with_value(|k| w.input(k))))
                         aria-invalid=move || m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         aria-describedby={
                             let msg = msg_id.clone();
@@ -414,7 +416,7 @@ fn workload_form(
                     let current = {
                         let cid = cid.clone();
                         Signal::derive(move || {
-                            work.with(|w| w.input(index).fits.get(&cid).copied())
+                            work.with(|w| wl.with_value(|k| w.input(k)).fits.get(&cid).copied())
                         })
                     };
                     let fits = yes_no(
@@ -447,15 +449,15 @@ fn workload_form(
                     let current = {
                         let cid = cid.clone();
                         Signal::derive(move || {
-                            work.with(|w| w.input(index).fits.get(&cid).copied())
+                            work.with(|w| wl.with_value(|k| w.input(k)).fits.get(&cid).copied())
                         })
                     };
                     let meets_m = Memo::new({
                         let cid = cid.clone();
                         move |_| {
-                            let then = work.with(|w| w.checked_input(index))?;
+                            let then = work.with(|w| wl.with_value(|k| w.checked_input(k)))?;
                             let field = Field::Fits(cid.clone());
-                            if field.value(&then) != work.with(|w| field.value(&w.input(index))) {
+                            if field.value(&then) != work.with(|w| field.value(&wl.with_value(|k| w.input(k)))) {
                                 return Some(Message::new(
                                     "stale",
                                     "Changed since your last check.",
@@ -517,7 +519,7 @@ fn workload_form(
             let edit = edit.clone();
             let ticked = {
                 let oid = oid.clone();
-                move || work.with(|w| w.input(index).evidence.iter().any(|e| e == &oid))
+                move || work.with(|w| wl.with_value(|k| w.input(k)).evidence.iter().any(|e| e == &oid))
             };
             view! {
                 <li>
@@ -554,27 +556,29 @@ fn workload_form(
         let stored = stored.clone();
         let exercise = Arc::clone(&exercise);
         move |_| {
-            let _ = stored.update(|w| w.check(index, now_ms()));
+            let _ = stored.update(|w| wl.with_value(|k| w.check(k, now_ms())));
             let checked = work.with_untracked(|w| {
-                (0..exercise.workloads.len())
-                    .map(|i| w.checked_input(i).unwrap_or_default())
+                exercise
+                    .workloads
+                    .iter()
+                    .map(|x| w.checked_input(&x.id).unwrap_or_default())
                     .collect::<Vec<_>>()
             });
             results.config_checked(&exercise, &checked);
         }
     };
-    let revealed = move || work.with(|w| w.revealed(index));
+    let revealed = move || work.with(|w| wl.with_value(|k| w.revealed(k)));
     let on_reveal = {
         let stored = stored.clone();
         move |_| {
             let _ = stored.update(|w| {
-                let show = !w.revealed(index);
-                w.set_revealed(index, show, now_ms());
+                let show = !wl.with_value(|k| w.revealed(k));
+                wl.with_value(|k| w.set_revealed(k, show, now_ms()));
             });
         }
     };
     let status = move || {
-        let attempts = work.with(|w| w.attempts(index));
+        let attempts = work.with(|w| wl.with_value(|k| w.attempts(k)));
         result.with(|r| {
             r.as_ref()
                 .map(|c| format!("Check {attempts}: {}.", c.summary()))
@@ -774,8 +778,11 @@ mod tests {
     #[test]
     fn fields_read_their_value_from_an_input() {
         let mut w = ChoiceWork::default();
-        w.edit(1, 10, |i| i.total_tokens = Some("4,000,000".into()));
-        assert_eq!(Field::Total.value(&w.input(1)), "4,000,000");
-        assert_eq!(Field::Evidence("cost".into()).value(&w.input(1)), "false");
+        w.edit("batch", 10, |i| i.total_tokens = Some("4,000,000".into()));
+        assert_eq!(Field::Total.value(&w.input("batch")), "4,000,000");
+        assert_eq!(
+            Field::Evidence("cost".into()).value(&w.input("batch")),
+            "false"
+        );
     }
 }
