@@ -1,0 +1,266 @@
+//! Checking the trace exercise: a learner's dominant delay, share of TTFT and
+//! "investigate first" choice for each request, with the misconception the
+//! evidence points to when an answer is wrong.
+//!
+//! Everything is computed from the row's parts through `split_request`; the
+//! stated answer in the content is never read to decide a verdict (the
+//! content test in `validate` checks that the two agree). The checker names a
+//! [`Misconception`] only when the learner's input itself shows it (a number
+//! equal to a part's milliseconds, a fraction that matches the share, a
+//! prefill pick on a queue-bound request with a long prompt); otherwise a
+//! wrong answer is just wrong. The explanation text for each misconception is
+//! content, keyed by [`Misconception::id`].
+//!
+//! The learner's numbers are read by `number`. This module does not render
+//! anything, keep answers between visits, or know about the configuration
+//! exercise (that is `config_choice`).
+//!
+//! Its parts: `answer` (what the learner gives), `misconception` (what a
+//! wrong answer can show), `checks` (each field judged against what the
+//! core expects), and here the whole exercise: each request's checks, the
+//! reveal, the tally and the summary sentence.
+
+mod answer;
+mod checks;
+mod misconception;
+#[cfg(test)]
+pub(crate) mod tests;
+
+pub use answer::{DominantChoice, LearnerAnswer, ShareEntry};
+pub use checks::{
+    check_action, check_dominant, check_share, class_of, expect, is_long_prompt, Context,
+    Expected, Verdict,
+};
+pub use misconception::Misconception;
+
+use crate::content::{Action, CauseClass, TraceExercise, TraceRow};
+use crate::exercises::number::NumberError;
+use serde::{Deserialize, Serialize};
+use ttft_latency::split::split_request;
+use ttft_latency::time::Micros;
+use ttft_latency::timing::TimingError;
+
+/// What the page reveals for a request once the learner asks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveal {
+    /// Everything computed about the request.
+    pub expected: Expected,
+    /// The share as the course writes it: `96.9%`.
+    pub share_text: String,
+    /// The class to investigate first (the first, for a tie).
+    pub class: CauseClass,
+    /// The content's reasoning for this request.
+    pub reasoning: String,
+}
+
+/// The verdicts on one request's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowCheck {
+    /// The request's id.
+    pub request: String,
+    pub dominant: Verdict,
+    /// The share's verdict, or why the typed share could not be read.
+    pub share: Result<Verdict, NumberError>,
+    pub investigate: Verdict,
+    pub reveal: Reveal,
+}
+
+impl RowCheck {
+    /// True when all three fields are exactly right.
+    pub fn all_correct(&self) -> bool {
+        self.dominant == Verdict::Correct
+            && self.share == Ok(Verdict::Correct)
+            && self.investigate == Verdict::Correct
+    }
+}
+
+/// The verdicts on the whole exercise, one per request in content order. A
+/// request whose content cannot be split carries the timing error instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceCheck {
+    pub rows: Vec<Result<RowCheck, TimingError>>,
+}
+
+/// Counts of verdicts across an exercise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub correct: usize,
+    pub close: usize,
+    pub wrong: usize,
+    pub missing: usize,
+    /// Shares that could not be read.
+    pub unreadable: usize,
+}
+
+impl TraceCheck {
+    /// True when every field of every request is exactly right.
+    pub fn all_correct(&self) -> bool {
+        !self.rows.is_empty()
+            && self
+                .rows
+                .iter()
+                .all(|r| r.as_ref().is_ok_and(RowCheck::all_correct))
+    }
+
+    /// Verdicts counted over every field of every request.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for row in self.rows.iter().flatten() {
+            for v in [Ok(row.dominant), row.share.clone(), Ok(row.investigate)] {
+                match v {
+                    Ok(Verdict::Correct) => t.correct += 1,
+                    Ok(Verdict::Close) => t.close += 1,
+                    Ok(Verdict::Wrong { .. }) => t.wrong += 1,
+                    Ok(Verdict::Missing) => t.missing += 1,
+                    Err(_) => t.unreadable += 1,
+                }
+            }
+        }
+        t
+    }
+
+    /// One sentence for the page's live region: how many requests are fully
+    /// right, then every field that is not, in request order ("3 of 4
+    /// requests fully right; H4's dominant delay is wrong").
+    pub fn summary(&self) -> String {
+        let total = self.rows.len();
+        let right = self
+            .rows
+            .iter()
+            .filter(|r| r.as_ref().is_ok_and(RowCheck::all_correct))
+            .count();
+        let mut faults = Vec::new();
+        for (i, row) in self.rows.iter().enumerate() {
+            match row {
+                Ok(r) => {
+                    let share = match &r.share {
+                        Ok(v) => *v,
+                        Err(_) => {
+                            faults.push(format!("{}'s share cannot be read", r.request));
+                            Verdict::Correct
+                        }
+                    };
+                    for (field, v) in [
+                        ("dominant delay", r.dominant),
+                        ("share", share),
+                        ("first investigation", r.investigate),
+                    ] {
+                        if let Some(word) = verdict_word(v) {
+                            faults.push(format!("{}'s {field} is {word}", r.request));
+                        }
+                    }
+                }
+                Err(_) => faults.push(format!("request {} cannot be checked", i + 1)),
+            }
+        }
+        let head = if total > 0 && right == total {
+            format!("All {total} requests fully right")
+        } else {
+            format!("{right} of {total} requests fully right")
+        };
+        if faults.is_empty() {
+            head
+        } else {
+            format!("{head}; {}", faults.join(", "))
+        }
+    }
+}
+
+/// How a verdict that is not correct reads in a sentence.
+fn verdict_word(v: Verdict) -> Option<&'static str> {
+    match v {
+        Verdict::Correct => None,
+        Verdict::Close => Some("close"),
+        Verdict::Wrong { .. } => Some("wrong"),
+        Verdict::Missing => Some("missing"),
+    }
+}
+
+/// The action with this id among the exercise's choices.
+pub fn find_action<'a>(actions: &'a [Action], id: &str) -> Option<&'a Action> {
+    actions.iter().find(|a| a.id == id)
+}
+
+/// Computes what the core expects for one row of an exercise.
+pub fn expect_row(exercise: &TraceExercise, row: &TraceRow) -> Result<Expected, TimingError> {
+    let split = split_request(&row.request_trace())?;
+    Ok(expect(split.split, Micros::from_ms(exercise.target_ms)))
+}
+
+/// Checks one request's answer against the row at `index`; `None` when there
+/// is no such row.
+pub fn check_row(
+    exercise: &TraceExercise,
+    index: usize,
+    answer: &LearnerAnswer,
+) -> Option<Result<RowCheck, TimingError>> {
+    let row = exercise.requests.get(index)?;
+    Some(check_one(exercise, row, answer))
+}
+
+fn check_one(
+    exercise: &TraceExercise,
+    row: &TraceRow,
+    answer: &LearnerAnswer,
+) -> Result<RowCheck, TimingError> {
+    let expected = expect_row(exercise, row)?;
+    let prompts: Vec<u64> = exercise.requests.iter().map(|r| r.prompt_tokens).collect();
+    // The content's rows record no end-to-end latency, so none is invented.
+    let context = Context {
+        end_to_end: None,
+        long_prompt: is_long_prompt(row.prompt_tokens, &prompts),
+    };
+    let dominant = answer
+        .dominant
+        .map_or(Verdict::Missing, |c| check_dominant(c, &expected, &context));
+    let named = answer.dominant.and_then(DominantChoice::part);
+    let share = match answer.share_percent.as_ref().map(ShareEntry::parse) {
+        None | Some(Err(NumberError::Empty)) => Ok(Verdict::Missing),
+        Some(Ok(q)) => Ok(check_share(
+            &q,
+            &expected,
+            &context,
+            exercise.share_tolerance_tenths,
+            named,
+        )),
+        Some(Err(e)) => Err(e),
+    };
+    let investigate = match answer.investigate.as_deref().map(str::trim) {
+        None | Some("") => Verdict::Missing,
+        Some(id) => match find_action(&exercise.actions, id) {
+            Some(a) => check_action(a, &expected),
+            None => Verdict::wrong(None),
+        },
+    };
+    let class = expected
+        .classes
+        .first()
+        .copied()
+        .unwrap_or(CauseClass::WithinTarget);
+    let reveal = Reveal {
+        share_text: expected.share.to_string(),
+        class,
+        reasoning: row.answer.reasoning.clone(),
+        expected,
+    };
+    Ok(RowCheck {
+        request: row.id.clone(),
+        dominant,
+        share,
+        investigate,
+        reveal,
+    })
+}
+
+/// Checks every request's answer; `answers[i]` answers `requests[i]`, and a
+/// missing entry counts as an empty answer.
+pub fn check_trace(exercise: &TraceExercise, answers: &[LearnerAnswer]) -> TraceCheck {
+    let empty = LearnerAnswer::default();
+    let rows = exercise
+        .requests
+        .iter()
+        .enumerate()
+        .map(|(i, row)| check_one(exercise, row, answers.get(i).unwrap_or(&empty)))
+        .collect();
+    TraceCheck { rows }
+}
