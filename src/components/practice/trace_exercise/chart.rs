@@ -1,0 +1,198 @@
+//! The trace exercise's chart: each request's queue wait, prefill and emit
+//! as stacked bars on one millisecond axis, with the target line, and the
+//! chart's data as a table beside it.
+
+use crate::components::chart_patterns::{ChartPatterns, Fill};
+use leptos::prelude::*;
+use ttft_core::content::TraceRow;
+use ttft_latency::time::group_thousands;
+use ttft_latency::{split_request, Micros, Part};
+
+/// Left edge of the bars, after the request ids.
+const BARS_LEFT: f64 = 36.0;
+/// Width of the millisecond axis.
+const BARS_WIDTH: f64 = 300.0;
+const ROW_HEIGHT: f64 = 34.0;
+const BAR_HEIGHT: f64 = 22.0;
+const CHART_TOP: f64 = 28.0;
+
+/// The trace chart's fill patterns, one for each part.
+const PATTERNS: ChartPatterns = ChartPatterns::new("tx");
+
+/// The step between axis ticks, in whole milliseconds: about five ticks.
+fn tick_step(max_ms: i64) -> i64 {
+    [
+        100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 50_000,
+    ]
+    .into_iter()
+    .find(|step| max_ms / step <= 6)
+    .unwrap_or(100_000)
+}
+
+/// The stacked bar chart of each request's queue wait, prefill and emit on
+/// one millisecond axis, with the target line, and a data table beside it.
+pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
+    let splits: Vec<(String, Option<ttft_latency::TtftSplit>)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.id.clone(),
+                split_request(&r.request_trace()).ok().map(|s| s.split),
+            )
+        })
+        .collect();
+    let longest = splits
+        .iter()
+        .filter_map(|(_, s)| s.map(|s| s.ttft()))
+        .max()
+        .unwrap_or_default()
+        .max(target);
+    let longest_ms = (longest.0 / 1_000).max(1);
+    let step = tick_step(longest_ms);
+    let axis_ms = ((longest_ms + step - 1) / step).max(1) * step;
+    // Geometry only: milliseconds to drawing units.
+    let x_of = |t: Micros| BARS_LEFT + t.as_ms_f64().max(0.0) * BARS_WIDTH / axis_ms as f64;
+    let chart_height = CHART_TOP + ROW_HEIGHT * splits.len() as f64;
+
+    let bars = splits
+        .iter()
+        .enumerate()
+        .map(|(i, (id, split))| {
+            let y = CHART_TOP + ROW_HEIGHT * i as f64 + (ROW_HEIGHT - BAR_HEIGHT) / 2.0;
+            let label = view! {
+                <text x="2" y=format!("{:.1}", y + BAR_HEIGHT / 2.0 + 4.5) class="chart-label">{id.clone()}</text>
+            };
+            let segments = split.map(|s| {
+                let mut start = Micros::ZERO;
+                Part::ALL
+                    .into_iter()
+                    .map(|part| {
+                        let end = start + s.part(part);
+                        let (x0, x1) = (x_of(start), x_of(end));
+                        start = end;
+                        view! {
+                            <rect x=format!("{x0:.2}") y=format!("{y:.1}") width=format!("{:.2}", (x1 - x0).max(0.0))
+                                height=BAR_HEIGHT.to_string() fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
+                        }
+                    })
+                    .collect_view()
+            });
+            view! { <g>{label}{segments}</g> }
+        })
+        .collect_view();
+    let ticks = (0..=axis_ms / step)
+        .map(|k| {
+            let ms = k * step;
+            let x = x_of(Micros::from_ms(ms));
+            let anchor = if k == 0 { "start" } else if ms == axis_ms { "end" } else { "middle" };
+            view! {
+                <line x1=format!("{x:.2}") x2=format!("{x:.2}") y1=CHART_TOP.to_string() y2=format!("{:.1}", chart_height + 3.0) class="chart-grid" />
+                <text x=format!("{x:.2}") y=format!("{:.1}", chart_height + 16.0) class="chart-axis" text-anchor=anchor>
+                    {group_thousands(ms.unsigned_abs())}
+                </text>
+            }
+        })
+        .collect_view();
+    let target_x = x_of(target);
+    let legend_y = chart_height + 40.0;
+    let legend = Part::ALL
+        .into_iter()
+        .enumerate()
+        .map(|(k, part)| {
+            let x = BARS_LEFT + k as f64 * 100.0;
+            view! {
+                <rect x=format!("{x:.1}") y=format!("{:.1}", legend_y - 11.0) width="13" height="13"
+                    fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
+                <text x=format!("{:.1}", x + 18.0) y=format!("{legend_y:.1}") class="chart-label">{part.label()}</text>
+            }
+        })
+        .collect_view();
+    let total_height = legend_y + 8.0;
+    let description = splits
+        .iter()
+        .map(|(id, s)| match s {
+            Some(s) => format!(
+                "{id}: queue wait {}, prefill {}, emit {}, TTFT {}.",
+                s.queue_wait,
+                s.prefill,
+                s.emit,
+                s.ttft()
+            ),
+            None => format!("{id}: cannot be split."),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let table_rows = splits
+        .iter()
+        .map(|(id, s)| {
+            let cell = |v: Option<Micros>| v.map_or_else(|| "n/a".to_owned(), |v| v.to_string());
+            view! {
+                <tr>
+                    <th scope="row">{id.clone()}</th>
+                    <td class="num">{cell(s.map(|s| s.queue_wait))}</td>
+                    <td class="num">{cell(s.map(|s| s.prefill))}</td>
+                    <td class="num">{cell(s.map(|s| s.emit))}</td>
+                    <td class="num">{cell(s.map(|s| s.ttft()))}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+
+    view! {
+        <figure class="tx-chart">
+            <div class="tx-chart-and-table">
+                <svg
+                    viewBox=format!("0 0 360 {total_height:.0}")
+                    role="img"
+                    aria-labelledby="tx-chart-title tx-chart-desc"
+                    focusable="false"
+                >
+                    <title id="tx-chart-title">"Queue wait, prefill and emit of each request"</title>
+                    <desc id="tx-chart-desc">
+                        {format!("Stacked bars on one millisecond axis from 0 to {} ms, with the target at {target}. {description}", group_thousands(axis_ms.unsigned_abs()))}
+                    </desc>
+                    {PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit])}
+                    <text x=BARS_LEFT.to_string() y="12" class="chart-axis">"server ms since arrival"</text>
+                    {ticks}
+                    {bars}
+                    <line x1=format!("{target_x:.2}") x2=format!("{target_x:.2}") y1="16" y2=format!("{:.1}", chart_height + 3.0) class="chart-target" />
+                    <text x=format!("{:.2}", target_x + 3.0) y="24" class="chart-target-label">{format!("target {target}")}</text>
+                    {legend}
+                </svg>
+                <div class="table-scroll" role="region" aria-labelledby="tx-chart-table-caption" tabindex="0">
+                    <table class="tx-chart-table">
+                        <caption id="tx-chart-table-caption">"The chart's data (server ms)"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Request"</th>
+                                <th scope="col">"Queue wait"</th>
+                                <th scope="col">"Prefill"</th>
+                                <th scope="col">"Emit"</th>
+                                <th scope="col">"TTFT"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{table_rows}</tbody>
+                    </table>
+                </div>
+            </div>
+            <figcaption>
+                {format!(
+                    "Each bar is one request's time to first token: queue wait (hatched), then prefill (solid), \
+                     then emit (dotted), on one axis. The dashed line is the {target} target."
+                )}
+            </figcaption>
+        </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks() {
+        assert_eq!(tick_step(2_400), 500);
+        assert_eq!(tick_step(600), 100);
+        assert_eq!(tick_step(1_000_000), 100_000);
+    }
+}
