@@ -15,7 +15,8 @@ use std::path::PathBuf;
 use ttft_core::content::template::fill;
 use ttft_core::content::validate::validate_course;
 use ttft_core::content::*;
-use ttft_core::exercises::trace_exercise::{check_row, LearnerAnswer, Misconception, Verdict};
+use ttft_core::exercises::trace_exercise::{check_row, LearnerAnswer, Misconception, TraceVerdict};
+use ttft_core::exercises::verdict::Verdict;
 
 fn content_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../content")
@@ -333,7 +334,7 @@ fn course() -> Course {
 
 /// The built-in exercise's checker on one request: the verdict on "investigate
 /// first" for the action with `action` id, with a right dominant delay.
-fn investigate(course: &Course, request: &str, action: &str) -> Verdict {
+fn investigate(course: &Course, request: &str, action: &str) -> TraceVerdict {
     let x = &course.trace_exercise;
     let index = x
         .requests
@@ -363,9 +364,7 @@ fn chunked_prefill_is_not_a_first_step_for_a_long_prompt() {
     assert_eq!(chunked.len(), 1, "one chunked-prefill action");
     assert_eq!(
         investigate(&c, "H3", &chunked[0].id),
-        Verdict::Wrong {
-            misconception: Some(Misconception::ProtectsOthers)
-        }
+        Verdict::Wrong(Some(Misconception::ProtectsOthers))
     );
     // Its feedback says why: it shields other requests, not this one's prefill.
     let text = &c

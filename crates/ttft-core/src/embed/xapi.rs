@@ -24,7 +24,7 @@
 
 use crate::content::Rubric;
 use crate::exercises::config_choice::{
-    ChoiceError, ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput,
+    ChoiceError, WorkloadCheck, WorkloadInput,
 };
 use crate::exercises::trace_exercise::{LearnerAnswer, ShareEntry, TraceCheck};
 use crate::rubric::{RubricScore, MAX_SCORE};
@@ -343,23 +343,23 @@ pub fn workload_points(check: &WorkloadCheck) -> (u32, u32) {
         total += 1;
         right += u32::from(ok);
     };
-    add(check.choice == ChoiceVerdict::Correct);
+    add(check.choice.is_correct());
     if let Some(n) = &check.numbers {
-        add(n.total_tokens == NumberVerdict::Correct);
+        add(n.total_tokens.is_correct());
         n.seconds
             .iter()
-            .for_each(|(_, v)| add(*v == NumberVerdict::Correct));
+            .for_each(|(_, v)| add(v.is_correct()));
         n.fits
             .iter()
-            .for_each(|(_, v)| add(*v == FitVerdict::Correct));
+            .for_each(|(_, v)| add(v.is_correct()));
     }
     if let Some(n) = &check.interactive {
         n.meets
             .iter()
-            .for_each(|(_, v)| add(*v == FitVerdict::Correct));
+            .for_each(|(_, v)| add(v.is_correct()));
         n.late
             .iter()
-            .for_each(|(_, v)| add(*v == NumberVerdict::Correct));
+            .for_each(|(_, v)| add(v.is_correct()));
     }
     add(check.evidence.complete());
     (right, total)

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use ttft_core::exercises::config_choice::{
-    ChoiceVerdict, FitVerdict, NumberVerdict, WorkloadCheck, WorkloadInput,
+    ChoiceVerdict, FitVerdict, NumberMistake, NumberVerdict, WorkloadCheck, WorkloadInput,
 };
 
 /// One answer field of a workload's form.
@@ -54,27 +54,28 @@ impl Message {
 fn number_message(v: &NumberVerdict, how: &str) -> Message {
     match v {
         NumberVerdict::Correct => Message::new("correct", "Correct.", ""),
-        NumberVerdict::Close => Message::new(
+        NumberVerdict::Close(()) => Message::new(
             "close",
             "Close.",
             "Nearly there; check your arithmetic and rounding.",
         ),
-        NumberVerdict::WrongUnit { slip } => {
+        NumberVerdict::Wrong(NumberMistake::Unit { slip }) => {
             Message::new("wrong", "Wrong unit:", format!("{}.", slip.describe()))
         }
-        NumberVerdict::Wrong { .. } => Message::new("wrong", "Wrong.", how),
+        NumberVerdict::Wrong(_) => Message::new("wrong", "Wrong.", how),
         NumberVerdict::Missing => Message::new("missing", "Not answered.", ""),
-        NumberVerdict::Unreadable { error } => {
+        NumberVerdict::Unreadable(error) => {
             Message::new("wrong", "Cannot be read:", format!("{error}."))
         }
     }
 }
 
-fn fit_message(v: FitVerdict, how: &str) -> Message {
+/// A yes/no answer is right, missing or (whatever else it is) wrong.
+fn fit_message(v: &FitVerdict, how: &str) -> Message {
     match v {
         FitVerdict::Correct => Message::new("correct", "Correct.", ""),
-        FitVerdict::Wrong => Message::new("wrong", "Wrong.", how),
         FitVerdict::Missing => Message::new("missing", "Not answered.", ""),
+        _ => Message::new("wrong", "Wrong.", how),
     }
 }
 
@@ -87,18 +88,21 @@ pub(super) fn message_for(field: &Field, check: &WorkloadCheck, late_after: &str
         list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone())
     };
     let find_fit = |list: &[(String, FitVerdict)], c: &str| {
-        list.iter().find(|(id, _)| id == c).map(|(_, v)| *v)
+        list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone())
     };
     match field {
         Field::Choice => Some(match &check.choice {
             ChoiceVerdict::Correct => Message::new("correct", "Correct.", ""),
-            ChoiceVerdict::Conditional { condition } => Message::new(
+            ChoiceVerdict::Close(condition) => Message::new(
                 "close",
                 "Acceptable only under a condition:",
                 format!("{condition}."),
             ),
-            ChoiceVerdict::Wrong { reason } => Message::new("wrong", "Wrong.", reason.clone()),
-            ChoiceVerdict::Missing => Message::new("missing", "Not answered.", ""),
+            ChoiceVerdict::Wrong(reason) => Message::new("wrong", "Wrong.", reason.clone()),
+            // A choice is picked, never typed, so it is never unreadable.
+            ChoiceVerdict::Missing | ChoiceVerdict::Unreadable(_) => {
+                Message::new("missing", "Not answered.", "")
+            }
         }),
         Field::Total => {
             let n = check.numbers.as_ref()?;
@@ -117,7 +121,7 @@ pub(super) fn message_for(field: &Field, check: &WorkloadCheck, late_after: &str
         Field::Fits(c) => {
             let v = find_fit(&check.numbers.as_ref()?.fits, c)?;
             Some(fit_message(
-                v,
+                &v,
                 "Compare the time to finish with the window, both in seconds.",
             ))
         }
@@ -156,7 +160,7 @@ pub(super) fn meets_message(check: &WorkloadCheck, config: &str) -> Option<Messa
         .meets
         .iter()
         .find(|(id, _)| id == config)
-        .map(|(_, v)| *v)?;
+        .map(|(_, v)| v)?;
     Some(fit_message(
         v,
         "Compare this configuration's p95 TTFT with the target.",

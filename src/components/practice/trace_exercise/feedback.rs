@@ -5,8 +5,7 @@
 use crate::learner_state::trace_work::TraceWork;
 use leptos::prelude::*;
 use ttft_core::content::TraceExercise;
-use ttft_core::exercises::number::NumberError;
-use ttft_core::exercises::trace_exercise::{LearnerAnswer, Misconception, TraceCheck, Verdict};
+use ttft_core::exercises::trace_exercise::{LearnerAnswer, Misconception, TraceCheck, TraceVerdict};
 use ttft_latency::split::format_tenths;
 
 /// The three fields of an answer, for ids and messages.
@@ -65,16 +64,16 @@ pub(super) struct FieldMessage {
 }
 
 fn message_for(
-    verdict: &Result<Verdict, NumberError>,
+    verdict: &TraceVerdict,
     field: FieldKind,
     exercise: &TraceExercise,
 ) -> FieldMessage {
     let named = |m: Misconception| exercise.misconceptions.iter().find(|t| t.id == m.id());
     match verdict {
-        Ok(Verdict::Correct) => {
+        TraceVerdict::Correct => {
             FieldMessage { kind: "correct", head: "Correct.".into(), body: String::new(), invalid: false }
         }
-        Ok(Verdict::Close) => FieldMessage {
+        TraceVerdict::Close(()) => FieldMessage {
             kind: "close",
             head: "Close.".into(),
             body: format!(
@@ -83,10 +82,10 @@ fn message_for(
             ),
             invalid: false,
         },
-        Ok(Verdict::Missing) => {
+        TraceVerdict::Missing => {
             FieldMessage { kind: "missing", head: "Not answered.".into(), body: String::new(), invalid: false }
         }
-        Ok(Verdict::Wrong { misconception }) => match misconception.and_then(named) {
+        TraceVerdict::Wrong(misconception) => match misconception.and_then(named) {
             Some(text) => FieldMessage {
                 kind: "wrong",
                 head: format!("Wrong: {}.", text.title),
@@ -95,7 +94,7 @@ fn message_for(
             },
             None => FieldMessage { kind: "wrong", head: "Wrong.".into(), body: field.plain_wrong().into(), invalid: true },
         },
-        Err(e) => FieldMessage { kind: "wrong", head: "Cannot be read:".into(), body: format!("{e}."), invalid: true },
+        TraceVerdict::Unreadable(e) => FieldMessage { kind: "wrong", head: "Cannot be read:".into(), body: format!("{e}."), invalid: true },
     }
 }
 
@@ -130,11 +129,11 @@ pub(super) fn field_message(
         }
     };
     let verdict = match field {
-        FieldKind::Dominant => Ok(row.dominant),
-        FieldKind::Share => row.share.clone(),
-        FieldKind::Investigate => Ok(row.investigate),
+        FieldKind::Dominant => &row.dominant,
+        FieldKind::Share => &row.share,
+        FieldKind::Investigate => &row.investigate,
     };
-    Some(message_for(&verdict, field, exercise))
+    Some(message_for(verdict, field, exercise))
 }
 
 pub(super) fn feedback(id: &str, m: FieldMessage) -> impl IntoView {

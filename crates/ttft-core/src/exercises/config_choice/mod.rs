@@ -29,7 +29,7 @@ pub use numbers::{check_late, check_seconds, check_total};
 pub use plan::{plan, BatchFit, BatchPlan, ChoiceError, InteractiveFit, WorkloadPlan};
 pub use verdicts::{
     BatchNumbers, ChoiceVerdict, EvidenceCheck, EvidenceNote, FitVerdict, InteractiveNumbers,
-    NumberVerdict, UnitSlip, WorkloadCheck,
+    NumberMistake, NumberVerdict, UnitSlip, WorkloadCheck,
 };
 
 use crate::content::{ConfigExercise, QualityStatus, ServingConfig, Workload};
@@ -123,17 +123,11 @@ fn check_choice(
         return ChoiceVerdict::Correct;
     }
     if let Some(c) = workload.answer.conditional.iter().find(|c| c.config == id) {
-        return ChoiceVerdict::Conditional {
-            condition: c.condition.clone(),
-        };
+        return ChoiceVerdict::Close(c.condition.clone());
     }
     match exercise.configs.iter().find(|c| c.id == id) {
-        Some(config) => ChoiceVerdict::Wrong {
-            reason: reason_against(config, plan),
-        },
-        None => ChoiceVerdict::Wrong {
-            reason: format!("There is no configuration \"{id}\" in this exercise."),
-        },
+        Some(config) => ChoiceVerdict::Wrong(reason_against(config, plan)),
+        None => ChoiceVerdict::Wrong(format!("There is no configuration \"{id}\" in this exercise.")),
     }
 }
 
@@ -204,7 +198,7 @@ fn check_one(
                     let v = match input.fits.get(&f.config) {
                         None => FitVerdict::Missing,
                         Some(&said) if said == f.fits => FitVerdict::Correct,
-                        Some(_) => FitVerdict::Wrong,
+                        Some(_) => FitVerdict::Wrong(()),
                     };
                     (f.config.clone(), v)
                 })
@@ -220,7 +214,7 @@ fn check_one(
                     let v = match input.fits.get(&f.config) {
                         None => FitVerdict::Missing,
                         Some(&said) if said == f.meets_target => FitVerdict::Correct,
-                        Some(_) => FitVerdict::Wrong,
+                        Some(_) => FitVerdict::Wrong(()),
                     };
                     (f.config.clone(), v)
                 })

@@ -2,7 +2,7 @@
 //! total tokens (exact), each time to finish (within 1%, close within 5%,
 //! unit slips named) and each share of late first tokens.
 
-use crate::exercises::config_choice::{NumberVerdict, UnitSlip};
+use crate::exercises::config_choice::{NumberMistake, NumberVerdict, UnitSlip};
 use crate::exercises::number::{parse_quantity, NumberError, Unit};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
@@ -29,7 +29,7 @@ fn near(value: i128, num: u128, den: u128, pct: u128) -> bool {
 pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict {
     let q = match text.map(parse_quantity) {
         None | Some(Err(NumberError::Empty)) => return NumberVerdict::Missing,
-        Some(Err(error)) => return NumberVerdict::Unreadable { error },
+        Some(Err(error)) => return NumberVerdict::Unreadable(error),
         Some(Ok(q)) => q,
     };
     let expected = if tps == 0 {
@@ -43,7 +43,7 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
         )
     };
     if tps == 0 {
-        return NumberVerdict::Wrong { expected };
+        return NumberVerdict::Wrong(NumberMistake::Value { expected });
     }
     let v = i128::from(q.number.thousandths);
     let (num, den) = (u128::from(total), u128::from(tps));
@@ -55,13 +55,13 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
         Some(_) => None,
     };
     let Some(secs) = as_seconds else {
-        return NumberVerdict::Wrong { expected };
+        return NumberVerdict::Wrong(NumberMistake::Value { expected });
     };
     if near(secs, num, den, 1) {
         return NumberVerdict::Correct;
     }
     if near(secs, num, den, 5) {
-        return NumberVerdict::Close;
+        return NumberVerdict::Close(());
     }
     if matches!(q.unit, None | Some(Unit::Seconds)) {
         for (slip, scale_num, scale_den) in [
@@ -70,11 +70,11 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
             (UnitSlip::Milliseconds, 1, 1_000),
         ] {
             if near(v * scale_num / scale_den, num, den, 1) {
-                return NumberVerdict::WrongUnit { slip };
+                return NumberVerdict::Wrong(NumberMistake::Unit { slip });
             }
         }
     }
-    NumberVerdict::Wrong { expected }
+    NumberVerdict::Wrong(NumberMistake::Value { expected })
 }
 
 /// Checks a share of late first tokens in percent against `tenths` (tenths
@@ -84,12 +84,12 @@ pub fn check_seconds(text: Option<&str>, total: u64, tps: u64) -> NumberVerdict 
 pub fn check_late(text: Option<&str>, tenths: i64) -> NumberVerdict {
     let q = match text.map(parse_quantity) {
         None | Some(Err(NumberError::Empty)) => return NumberVerdict::Missing,
-        Some(Err(error)) => return NumberVerdict::Unreadable { error },
+        Some(Err(error)) => return NumberVerdict::Unreadable(error),
         Some(Ok(q)) => q,
     };
     let expected = format!("{}%", format_tenths(tenths));
     if !matches!(q.unit, None | Some(Unit::Percent)) {
-        return NumberVerdict::Wrong { expected };
+        return NumberVerdict::Wrong(NumberMistake::Value { expected });
     }
     // Both sides in thousandths of a percent.
     let v = i128::from(q.number.thousandths);
@@ -99,45 +99,35 @@ pub fn check_late(text: Option<&str>, tenths: i64) -> NumberVerdict {
         return NumberVerdict::Correct;
     }
     if (v - exact).abs() <= 1_000 {
-        return NumberVerdict::Close;
+        return NumberVerdict::Close(());
     }
     if q.unit.is_none() && v <= 1_000 && exact != 0 && (v * 100 - exact).abs() <= precision.max(500)
     {
-        return NumberVerdict::WrongUnit {
-            slip: UnitSlip::Fraction,
-        };
+        return NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Fraction });
     }
-    NumberVerdict::Wrong { expected }
+    NumberVerdict::Wrong(NumberMistake::Value { expected })
 }
 
 /// Checks a total token count, which must be exact.
 pub fn check_total(text: Option<&str>, total: u64) -> NumberVerdict {
     let q = match text.map(parse_quantity) {
         None | Some(Err(NumberError::Empty)) => return NumberVerdict::Missing,
-        Some(Err(error)) => return NumberVerdict::Unreadable { error },
+        Some(Err(error)) => return NumberVerdict::Unreadable(error),
         Some(Ok(q)) => q,
     };
     let v = i128::from(q.number.thousandths);
     let exact = i128::from(total) * 1_000;
     if !matches!(q.unit, None | Some(Unit::Tokens)) {
-        return NumberVerdict::Wrong {
-            expected: group_thousands(total),
-        };
+        return NumberVerdict::Wrong(NumberMistake::Value { expected: group_thousands(total) });
     }
     if v == exact {
         return NumberVerdict::Correct;
     }
     if v * 1_000_000 == exact {
-        return NumberVerdict::WrongUnit {
-            slip: UnitSlip::Millions,
-        };
+        return NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Millions });
     }
     if v * 1_000 == exact {
-        return NumberVerdict::WrongUnit {
-            slip: UnitSlip::Thousands,
-        };
+        return NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Thousands });
     }
-    NumberVerdict::Wrong {
-        expected: group_thousands(total),
-    }
+    NumberVerdict::Wrong(NumberMistake::Value { expected: group_thousands(total) })
 }

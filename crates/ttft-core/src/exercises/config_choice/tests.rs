@@ -179,22 +179,16 @@ fn choices() {
     );
     assert_eq!(
         check(0, input("A")).choice,
-        ChoiceVerdict::Wrong {
-            reason: "A's p95 TTFT is 2,800 ms against the 1,000 ms target, and 21% of its first tokens were late."
-                .into()
-        }
+        ChoiceVerdict::Wrong("A's p95 TTFT is 2,800 ms against the 1,000 ms target, and 21% of its first tokens were late."
+                .into())
     );
     assert_eq!(
         check(1, input("A")).choice,
-        ChoiceVerdict::Conditional {
-            condition: "quality passes".into()
-        }
+        ChoiceVerdict::Close("quality passes".into())
     );
     assert_eq!(
         check(0, input("C")).choice,
-        ChoiceVerdict::Wrong {
-            reason: "There is no configuration \"C\" in this exercise.".into()
-        }
+        ChoiceVerdict::Wrong("There is no configuration \"C\" in this exercise.".into())
     );
     assert_eq!(
         check(0, WorkloadInput::default()).choice,
@@ -211,15 +205,11 @@ fn batch_numbers() {
         .unwrap();
     assert_eq!(
         n.total_tokens,
-        NumberVerdict::WrongUnit {
-            slip: UnitSlip::Millions
-        }
+        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Millions })
     );
     assert_eq!(
         n.seconds[0].1,
-        NumberVerdict::WrongUnit {
-            slip: UnitSlip::Minutes
-        }
+        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Minutes })
     );
     assert_eq!(
         n.seconds[1].1,
@@ -231,21 +221,17 @@ fn batch_numbers() {
         .unwrap();
     assert_eq!(
         n.total_tokens,
-        NumberVerdict::Wrong {
-            expected: "4,000,000".into()
-        }
+        NumberVerdict::Wrong(NumberMistake::Value { expected: "4,000,000".into() })
     );
-    assert_eq!(n.seconds[0].1, NumberVerdict::Close);
+    assert_eq!(n.seconds[0].1, NumberVerdict::Close(()));
     assert_eq!(
         n.seconds[1].1,
-        NumberVerdict::WrongUnit {
-            slip: UnitSlip::Hours
-        }
+        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Hours })
     );
     let n = check(1, batch_input("4000 thousand", "1666.7", ""))
         .numbers
         .unwrap();
-    assert!(matches!(n.total_tokens, NumberVerdict::Unreadable { .. }));
+    assert!(matches!(n.total_tokens, NumberVerdict::Unreadable(_)));
     assert_eq!(n.seconds[0].1, NumberVerdict::Correct);
     assert_eq!(n.seconds[1].1, NumberVerdict::Missing);
     let mut wrong_fit = batch_input("4e6", "1667", "2500");
@@ -256,7 +242,7 @@ fn batch_numbers() {
     assert_eq!(
         n.fits,
         vec![
-            ("A".into(), FitVerdict::Wrong),
+            ("A".into(), FitVerdict::Wrong(())),
             ("B".into(), FitVerdict::Missing)
         ]
     );
@@ -287,23 +273,19 @@ fn interactive_answers() {
     assert_eq!(
         n.meets,
         vec![
-            ("A".into(), FitVerdict::Wrong),
+            ("A".into(), FitVerdict::Wrong(())),
             ("B".into(), FitVerdict::Correct)
         ]
     );
     assert_eq!(
         n.late[0].1,
-        NumberVerdict::WrongUnit {
-            slip: UnitSlip::Fraction
-        }
+        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Fraction })
     );
-    assert_eq!(n.late[1].1, NumberVerdict::Close);
+    assert_eq!(n.late[1].1, NumberVerdict::Close(()));
     let wrong = check(0, input(false, true, "79", "")).interactive.unwrap();
     assert_eq!(
         wrong.late[0].1,
-        NumberVerdict::Wrong {
-            expected: "21%".into()
-        }
+        NumberVerdict::Wrong(NumberMistake::Value { expected: "21%".into() })
     );
     assert_eq!(wrong.late[1].1, NumberVerdict::Missing);
     assert!(!check(
@@ -319,12 +301,10 @@ fn interactive_answers() {
         .interactive
         .is_none());
     assert_eq!(check_late(Some("21.0"), 210), NumberVerdict::Correct);
-    assert_eq!(check_late(Some("21.1"), 210), NumberVerdict::Close);
+    assert_eq!(check_late(Some("21.1"), 210), NumberVerdict::Close(()));
     assert_eq!(
         check_late(Some("21 ms"), 210),
-        NumberVerdict::Wrong {
-            expected: "21%".into()
-        }
+        NumberVerdict::Wrong(NumberMistake::Value { expected: "21%".into() })
     );
 }
 
@@ -399,18 +379,14 @@ fn the_numbers_follow_the_data() {
     let c = check_workload(&ex, 1, &input).unwrap().unwrap();
     assert_eq!(
         c.choice,
-        ChoiceVerdict::Conditional {
-            condition: "quality passes".into()
-        },
+        ChoiceVerdict::Close("quality passes".into()),
         "the content's conditions still apply"
     );
     let n = c.numbers.unwrap();
     assert_eq!(n.seconds[0].1, NumberVerdict::Correct);
     assert_eq!(
         n.seconds[1].1,
-        NumberVerdict::Wrong {
-            expected: "never (no throughput)".into()
-        }
+        NumberVerdict::Wrong(NumberMistake::Value { expected: "never (no throughput)".into() })
     );
     ex.workloads[1].need = WorkloadNeed::Batch {
         items: u64::MAX,

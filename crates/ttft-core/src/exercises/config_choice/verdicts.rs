@@ -4,22 +4,13 @@
 
 use crate::content::EvidenceOption;
 use crate::exercises::config_choice::WorkloadPlan;
-use crate::exercises::number::NumberError;
+use crate::exercises::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
-/// The verdict on a chosen configuration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum ChoiceVerdict {
-    /// Right on the evidence in hand.
-    Correct,
-    /// Acceptable only under this condition.
-    Conditional { condition: String },
-    /// Wrong, with the reason the numbers give.
-    Wrong { reason: String },
-    /// Nothing chosen.
-    Missing,
-}
+/// The verdict on a chosen configuration: right on the evidence in hand;
+/// close when acceptable only under the condition it carries; wrong with
+/// the reason the numbers give; missing when nothing is chosen.
+pub type ChoiceVerdict = Verdict<String, String>;
 
 /// A unit slip the numbers show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,37 +46,23 @@ impl UnitSlip {
     }
 }
 
-/// The verdict on a number the learner filled in.
+/// The verdict on a number the learner filled in: correct within 1%
+/// (times) or exactly (token counts), close within 5%, wrong with what the
+/// mistake is, missing, or unreadable.
+pub type NumberVerdict = Verdict<NumberMistake>;
+
+/// What is wrong with a number.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum NumberVerdict {
-    /// Within 1% (times) or exact (token counts).
-    Correct,
-    /// Within 5%.
-    Close,
+pub enum NumberMistake {
     /// Right, but in another unit than the one asked for.
-    WrongUnit {
-        slip: UnitSlip,
-    },
+    Unit { slip: UnitSlip },
     /// Wrong; the expected value, as the course writes it.
-    Wrong {
-        expected: String,
-    },
-    Missing,
-    /// The text could not be read as a number.
-    Unreadable {
-        error: NumberError,
-    },
+    Value { expected: String },
 }
 
-/// The verdict on a yes/no answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FitVerdict {
-    Correct,
-    Wrong,
-    Missing,
-}
+/// The verdict on a yes/no answer: correct, wrong or missing.
+pub type FitVerdict = Verdict;
 
 /// An evidence option, as named in feedback.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,9 +167,10 @@ impl WorkloadCheck {
         }
         let choice = match &self.choice {
             ChoiceVerdict::Correct => "The choice is right",
-            ChoiceVerdict::Conditional { .. } => "The choice is acceptable only under a condition",
-            ChoiceVerdict::Wrong { .. } => "The choice is wrong",
-            ChoiceVerdict::Missing => "No configuration is chosen",
+            ChoiceVerdict::Close(_) => "The choice is acceptable only under a condition",
+            ChoiceVerdict::Wrong(_) => "The choice is wrong",
+            // A choice is picked, never typed, so it is never unreadable.
+            ChoiceVerdict::Missing | ChoiceVerdict::Unreadable(_) => "No configuration is chosen",
         };
         let mut verdicts: Vec<bool> = Vec::new();
         if let Some(n) = &self.numbers {

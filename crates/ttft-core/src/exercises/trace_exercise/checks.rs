@@ -5,29 +5,14 @@
 use crate::content::{Action, CauseClass};
 use crate::exercises::number::{Quantity, Unit};
 use crate::exercises::trace_exercise::{DominantChoice, Misconception};
+use crate::exercises::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use ttft_latency::split::{Dominant, Part, Share, TargetVerdict, TtftSplit};
 use ttft_latency::time::Micros;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Verdict {
-    Correct,
-    /// A share within the exercise's tolerance of the computed one.
-    Close,
-    /// Wrong, with the misconception the input shows, if it shows one.
-    Wrong {
-        misconception: Option<Misconception>,
-    },
-    /// Nothing was given.
-    Missing,
-}
-
-impl Verdict {
-    pub(crate) fn wrong(m: Option<Misconception>) -> Verdict {
-        Verdict::Wrong { misconception: m }
-    }
-}
+/// The verdict on one field of a request's answer; a wrong one carries the
+/// misconception the input shows, if it shows one.
+pub type TraceVerdict = Verdict<Option<Misconception>>;
 
 /// The action class a cause points to.
 pub fn class_of(part: Part) -> CauseClass {
@@ -125,16 +110,16 @@ pub fn check_share(
     context: &Context,
     tolerance_tenths: i64,
     named: Option<Part>,
-) -> Verdict {
+) -> TraceVerdict {
     let split = expected.split;
     let share = named.map_or(expected.share, |p| split.share(p));
     let judged = |p: Part| named.map_or_else(|| expected.dominant.includes(p), |n| n == p);
     let v = i128::from(q.number.thousandths);
     if q.unit == Some(Unit::Milliseconds) {
-        return Verdict::wrong(Some(Misconception::MillisecondsNotShare));
+        return Verdict::Wrong(Some(Misconception::MillisecondsNotShare));
     }
     if !matches!(q.unit, None | Some(Unit::Percent)) {
-        return Verdict::wrong(None);
+        return Verdict::Wrong(None);
     }
     let precision = if q.number.decimals == 0 { 500 } else { 50 };
     if within(v, share, precision) {
@@ -142,7 +127,7 @@ pub fn check_share(
     }
     let tolerance = i128::from(tolerance_tenths.max(0)) * 100;
     if within(v, share, tolerance) {
-        return Verdict::Close;
+        return Verdict::Close(());
     }
     let near = tolerance.max(precision);
     let of_end_to_end = context.end_to_end.filter(|e| e.0 > 0).is_some_and(|e2e| {
@@ -180,25 +165,25 @@ pub fn check_share(
     } else {
         None
     };
-    Verdict::wrong(m)
+    Verdict::Wrong(m)
 }
 
 /// Checks the named dominant delay.
-pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Context) -> Verdict {
+pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Context) -> TraceVerdict {
     match choice.part() {
-        None => Verdict::wrong(Some(Misconception::OutputRateAsCause)),
+        None => Verdict::Wrong(Some(Misconception::OutputRateAsCause)),
         Some(p) if expected.dominant.includes(p) => Verdict::Correct,
         Some(Part::Prefill) if expected.dominant.includes(Part::QueueWait) => {
-            Verdict::wrong(Some(if context.long_prompt {
+            Verdict::Wrong(Some(if context.long_prompt {
                 Misconception::LongPromptMeansPrefill
             } else {
                 Misconception::QueueAsPrefill
             }))
         }
         Some(Part::QueueWait) if expected.dominant.includes(Part::Prefill) => {
-            Verdict::wrong(Some(Misconception::PrefillAsQueue))
+            Verdict::Wrong(Some(Misconception::PrefillAsQueue))
         }
-        Some(_) => Verdict::wrong(None),
+        Some(_) => Verdict::Wrong(None),
     }
 }
 
@@ -206,16 +191,16 @@ pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Con
 /// expected classes, and, for a request over its target, whether it would
 /// shorten this request at all (an action that only protects other
 /// requests is not a first step for this one).
-pub fn check_action(action: &Action, expected: &Expected) -> Verdict {
+pub fn check_action(action: &Action, expected: &Expected) -> TraceVerdict {
     let class = action.class;
     let within_target = matches!(expected.verdict, TargetVerdict::Within { .. });
     if expected.classes.contains(&class) {
         if action.protects_others && !within_target {
-            return Verdict::wrong(Some(Misconception::ProtectsOthers));
+            return Verdict::Wrong(Some(Misconception::ProtectsOthers));
         }
         return Verdict::Correct;
     }
-    Verdict::wrong(Some(match (within_target, class) {
+    Verdict::Wrong(Some(match (within_target, class) {
         (true, _) => Misconception::ActionWithinTarget,
         (false, CauseClass::WithinTarget) => Misconception::NoActionOverTarget,
         (false, _) => Misconception::WrongCauseClass,

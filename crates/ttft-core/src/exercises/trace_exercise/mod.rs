@@ -29,12 +29,14 @@ pub(crate) mod tests;
 pub use answer::{DominantChoice, LearnerAnswer, ShareEntry};
 pub use checks::{
     check_action, check_dominant, check_share, class_of, expect, is_long_prompt, Context,
-    Expected, Verdict,
+    Expected, TraceVerdict,
 };
+pub use crate::exercises::verdict::Tally;
 pub use misconception::Misconception;
 
 use crate::content::{Action, CauseClass, TraceExercise, TraceRow};
 use crate::exercises::number::NumberError;
+use crate::exercises::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use ttft_latency::split::split_request;
 use ttft_latency::time::Micros;
@@ -58,19 +60,18 @@ pub struct Reveal {
 pub struct RowCheck {
     /// The request's id.
     pub request: String,
-    pub dominant: Verdict,
-    /// The share's verdict, or why the typed share could not be read.
-    pub share: Result<Verdict, NumberError>,
-    pub investigate: Verdict,
+    pub dominant: TraceVerdict,
+    /// The share's verdict ([`Verdict::Unreadable`] when the typed share
+    /// cannot be read).
+    pub share: TraceVerdict,
+    pub investigate: TraceVerdict,
     pub reveal: Reveal,
 }
 
 impl RowCheck {
     /// True when all three fields are exactly right.
     pub fn all_correct(&self) -> bool {
-        self.dominant == Verdict::Correct
-            && self.share == Ok(Verdict::Correct)
-            && self.investigate == Verdict::Correct
+        self.dominant.is_correct() && self.share.is_correct() && self.investigate.is_correct()
     }
 }
 
@@ -79,17 +80,6 @@ impl RowCheck {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceCheck {
     pub rows: Vec<Result<RowCheck, TimingError>>,
-}
-
-/// Counts of verdicts across an exercise.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
-    pub correct: usize,
-    pub close: usize,
-    pub wrong: usize,
-    pub missing: usize,
-    /// Shares that could not be read.
-    pub unreadable: usize,
 }
 
 impl TraceCheck {
@@ -106,14 +96,8 @@ impl TraceCheck {
     pub fn tally(&self) -> Tally {
         let mut t = Tally::default();
         for row in self.rows.iter().flatten() {
-            for v in [Ok(row.dominant), row.share.clone(), Ok(row.investigate)] {
-                match v {
-                    Ok(Verdict::Correct) => t.correct += 1,
-                    Ok(Verdict::Close) => t.close += 1,
-                    Ok(Verdict::Wrong { .. }) => t.wrong += 1,
-                    Ok(Verdict::Missing) => t.missing += 1,
-                    Err(_) => t.unreadable += 1,
-                }
+            for v in [&row.dominant, &row.share, &row.investigate] {
+                t.add(v);
             }
         }
         t
@@ -133,19 +117,17 @@ impl TraceCheck {
         for (i, row) in self.rows.iter().enumerate() {
             match row {
                 Ok(r) => {
-                    let share = match &r.share {
-                        Ok(v) => *v,
-                        Err(_) => {
-                            faults.push(format!("{}'s share cannot be read", r.request));
-                            Verdict::Correct
-                        }
-                    };
+                    // Only the share is typed, so only it can be unreadable;
+                    // that is said first, then each field that is not right.
+                    if let Verdict::Unreadable(_) = r.share {
+                        faults.push(format!("{}'s share cannot be read", r.request));
+                    }
                     for (field, v) in [
-                        ("dominant delay", r.dominant),
-                        ("share", share),
-                        ("first investigation", r.investigate),
+                        ("dominant delay", &r.dominant),
+                        ("share", &r.share),
+                        ("first investigation", &r.investigate),
                     ] {
-                        if let Some(word) = verdict_word(v) {
+                        if let Some(word) = v.word() {
                             faults.push(format!("{}'s {field} is {word}", r.request));
                         }
                     }
@@ -163,16 +145,6 @@ impl TraceCheck {
         } else {
             format!("{head}; {}", faults.join(", "))
         }
-    }
-}
-
-/// How a verdict that is not correct reads in a sentence.
-fn verdict_word(v: Verdict) -> Option<&'static str> {
-    match v {
-        Verdict::Correct => None,
-        Verdict::Close => Some("close"),
-        Verdict::Wrong { .. } => Some("wrong"),
-        Verdict::Missing => Some("missing"),
     }
 }
 
@@ -215,21 +187,21 @@ fn check_one(
         .map_or(Verdict::Missing, |c| check_dominant(c, &expected, &context));
     let named = answer.dominant.and_then(DominantChoice::part);
     let share = match answer.share_percent.as_ref().map(ShareEntry::parse) {
-        None | Some(Err(NumberError::Empty)) => Ok(Verdict::Missing),
-        Some(Ok(q)) => Ok(check_share(
+        None | Some(Err(NumberError::Empty)) => Verdict::Missing,
+        Some(Ok(q)) => check_share(
             &q,
             &expected,
             &context,
             exercise.share_tolerance_tenths,
             named,
-        )),
-        Some(Err(e)) => Err(e),
+        ),
+        Some(Err(e)) => Verdict::Unreadable(e),
     };
     let investigate = match answer.investigate.as_deref().map(str::trim) {
         None | Some("") => Verdict::Missing,
         Some(id) => match find_action(&exercise.actions, id) {
             Some(a) => check_action(a, &expected),
-            None => Verdict::wrong(None),
+            None => Verdict::Wrong(None),
         },
     };
     let class = expected

@@ -2,6 +2,7 @@
 //! four hint requests.
 
 use super::*;
+use crate::exercises::verdict::Verdict;
 use crate::content::{MisconceptionText, RowAnswer};
 use crate::exercises::number::parse_quantity;
 use ttft_latency::split::{Part, TtftSplit};
@@ -110,14 +111,16 @@ fn answer(d: Option<DominantChoice>, share: &str, action: &str) -> LearnerAnswer
     }
 }
 
-/// Checks request `index` of the seed exercise: the three verdicts.
+/// Checks request `index` of the seed exercise: the three verdicts. The
+/// share's is `Err` with the reading error when it cannot be read.
 fn check(
     index: usize,
     a: LearnerAnswer,
-    dominant: Verdict,
-    share: Result<Verdict, NumberError>,
-    investigate: Verdict,
+    dominant: TraceVerdict,
+    share: Result<TraceVerdict, NumberError>,
+    investigate: TraceVerdict,
 ) {
+    let share = share.unwrap_or_else(Verdict::Unreadable);
     let got = check_row(&exercise(), index, &a)
         .expect("row exists")
         .expect("row splits");
@@ -128,14 +131,14 @@ fn check(
     );
 }
 
-fn wrong(m: Misconception) -> Verdict {
-    Verdict::Wrong {
-        misconception: Some(m),
-    }
+fn wrong(m: Misconception) -> TraceVerdict {
+    Verdict::Wrong(Some(m))
 }
 
+const CLOSE: TraceVerdict = Verdict::Close(());
+
 use DominantChoice::*;
-use Verdict::{Close, Correct, Missing};
+use Verdict::{Correct, Missing};
 
 #[test]
 fn reference_answers_are_correct() {
@@ -205,14 +208,14 @@ fn shares_close_missing_and_unreadable() {
         1,
         answer(Some(QueueWait), "95.5", "capacity"),
         Correct,
-        Ok(Close),
+        Ok(CLOSE),
         Correct,
     );
     check(
         1,
         answer(Some(QueueWait), "96.8", "capacity"),
         Correct,
-        Ok(Close),
+        Ok(CLOSE),
         Correct,
     );
     check(1, answer(None, "  ", ""), Missing, Ok(Missing), Missing);
@@ -279,9 +282,7 @@ fn share_misconceptions() {
         1,
         answer(Some(QueueWait), "65%", "capacity"),
         Correct,
-        Ok(Verdict::Wrong {
-            misconception: None,
-        }),
+        Ok(Verdict::Wrong(None)),
         Correct,
     );
     check(
@@ -302,9 +303,7 @@ fn share_misconceptions() {
         3,
         answer(Some(QueueWait), "12", "capacity"),
         Correct,
-        Ok(Verdict::Wrong {
-            misconception: None,
-        }),
+        Ok(Verdict::Wrong(None)),
         Correct,
     );
 }
@@ -424,9 +423,7 @@ fn dominant_misconceptions() {
     check(
         2,
         answer(Some(Emit), "0.5", "prefix_cache"),
-        Verdict::Wrong {
-            misconception: None,
-        },
+        Verdict::Wrong(None),
         Ok(Correct),
         Correct,
     );
@@ -467,9 +464,7 @@ fn investigate_misconceptions() {
         answer(Some(Prefill), "97.9", "no-such-action"),
         Correct,
         Ok(Correct),
-        Verdict::Wrong {
-            misconception: None,
-        },
+        Verdict::Wrong(None),
     );
 }
 
