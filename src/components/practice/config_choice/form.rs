@@ -1,6 +1,8 @@
 //! One workload's form in the configuration choice: the configuration
-//! chosen, the arithmetic that decides it, the evidence still needed, and
-//! the Check and Reveal buttons with the announced summary.
+//! chosen, the arithmetic that decides it (a batch's or an interactive
+//! workload's), the evidence still needed, and the Check and Reveal buttons
+//! with the announced summary. Each part is a function over one
+//! [`FormState`], which holds the workload's stored work and last check.
 
 use crate::components::practice::config_choice::feedback::{
     feedback, meets_message, message_for, Field, Message,
@@ -13,7 +15,7 @@ use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::content::{ConfigExercise, Workload, WorkloadNeed};
-use ttft_core::exercises::config_choice::{check_workload, WorkloadInput};
+use ttft_core::exercises::config_choice::{check_workload, WorkloadCheck, WorkloadInput};
 use ttft_latency::time::group_thousands;
 use ttft_latency::Micros;
 
@@ -58,52 +60,133 @@ fn yes_no(
     }
 }
 
-pub(super) fn workload_form(
-    index: usize,
-    workload: &Workload,
-    exercise: Arc<ConfigExercise>,
+/// What every part of one workload's form reads and writes: the stored
+/// work, the workload's id in it, the last check's verdicts and the prefix
+/// of the form's element ids. Cloned into each closure that needs it.
+#[derive(Clone)]
+struct FormState {
     stored: Stored<ChoiceWork>,
-) -> impl IntoView {
-    let work = stored.signal();
-    // The workload's id, which keys its stored work (Copy, for the closures).
-    let wl = StoredValue::new(workload.id.clone());
-    let wid = dom_id(&["cc", &workload.id]);
-    let name = workload.name.clone();
-    let result = {
-        let exercise = Arc::clone(&exercise);
+    work: ReadSignal<ChoiceWork>,
+    /// The workload's id, which keys its stored work.
+    workload: StoredValue<String>,
+    /// The verdicts at the last check; `None` before one.
+    result: Memo<Option<WorkloadCheck>>,
+    /// When a first token is late, as the page writes it.
+    late_after: StoredValue<String>,
+    wid: String,
+}
+
+impl FormState {
+    /// The workload's input as it stands (tracked).
+    fn input(&self) -> WorkloadInput {
+        let key = self.workload;
+        self.work.with(|w| key.with_value(|k| w.input(k)))
+    }
+
+    /// The message beside `field`: `verdict` of the last check, or a note
+    /// that the field changed since.
+    fn verdict_memo(
+        &self,
+        field: Field,
+        verdict: impl Fn(&WorkloadCheck) -> Option<Message> + Send + Sync + 'static,
+    ) -> Memo<Option<Message>> {
+        let (work, key, result) = (self.work, self.workload, self.result);
         Memo::new(move |_| {
-            work.with(|w| wl.with_value(|k| w.checked_input(k)))
-                .and_then(|input| check_workload(&exercise, index, &input)?.ok())
-        })
-    };
-    // A field's message: its verdict at the last check, or a note that it
-    // changed since.
-    let late_after = StoredValue::new(exercise.late_after());
-    let message = move |field: Field| {
-        Memo::new(move |_| {
-            let then = work.with(|w| wl.with_value(|k| w.checked_input(k)))?;
-            if field.value(&then) != work.with(|w| field.value(&wl.with_value(|k| w.input(k)))) {
+            let then = work.with(|w| key.with_value(|k| w.checked_input(k)))?;
+            if field.value(&then) != work.with(|w| field.value(&key.with_value(|k| w.input(k)))) {
                 return Some(Message::new(
                     "stale",
                     "Changed since your last check.",
                     "Check again to see how it does.",
                 ));
             }
-            result.with(|r| {
-                r.as_ref()
-                    .and_then(|c| late_after.with_value(|l| message_for(&field, c, l)))
-            })
+            result.with(|r| r.as_ref().and_then(&verdict))
         })
+    }
+
+    /// The message beside `field`, from the core's verdict on it.
+    fn message(&self, field: Field) -> Memo<Option<Message>> {
+        let late_after = self.late_after;
+        let read = field.clone();
+        self.verdict_memo(field, move |c| {
+            late_after.with_value(|l| message_for(&read, c, l))
+        })
+    }
+
+    /// Changes the workload's input.
+    fn edit(&self, change: impl FnOnce(&mut WorkloadInput)) {
+        let key = self.workload;
+        let _ = self
+            .stored
+            .update(|w| key.with_value(|k| w.edit(k, now_ms(), change)));
+    }
+}
+
+/// A text field bound to one string in the input: `set(input, key, text)`
+/// stores what is typed.
+fn text_field(
+    state: &FormState,
+    id: String,
+    label: String,
+    field: Field,
+    set: fn(&mut WorkloadInput, &str, String),
+    key: String,
+) -> impl IntoView {
+    let m = state.message(field.clone());
+    let msg_id = format!("{id}-msg");
+    let shown = state.clone();
+    let edit = state.clone();
+    view! {
+        <div class="field">
+            <label for=id.clone()>{label}</label>
+            <input
+                type="text"
+                inputmode="decimal"
+                autocomplete="off"
+                id=id
+                prop:value=move || field.value(&shown.input())
+                aria-invalid=move || m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
+                aria-describedby={
+                    let msg = msg_id.clone();
+                    move || m.with(|m| m.is_some().then(|| msg.clone()))
+                }
+                on:input=move |ev| {
+                    let text = event_target_value(&ev);
+                    edit.edit(|i| set(i, &key, text))
+                }
+            />
+            {move || m.get().map(|m| feedback(&msg_id, m))}
+        </div>
+    }
+}
+
+/// The yes/no answer about `config`, stored in the input's `fits`.
+fn fits_answer(
+    state: &FormState,
+    legend: String,
+    name: String,
+    config: &str,
+    message: Memo<Option<Message>>,
+) -> impl IntoView {
+    let current = {
+        let (state, cid) = (state.clone(), config.to_owned());
+        Signal::derive(move || state.input().fits.get(&cid).copied())
     };
-    let edit = {
-        let stored = stored.clone();
-        move |change: Box<dyn FnOnce(&mut WorkloadInput)>| {
-            let _ = stored.update(|w| wl.with_value(|k| w.edit(k, now_ms(), change)));
+    let pick = {
+        let (state, cid) = (state.clone(), config.to_owned());
+        move |v| {
+            state.edit(|i| {
+                i.fits.insert(cid.clone(), v);
+            })
         }
     };
+    yes_no(legend, name, current, message, pick)
+}
 
-    // The configuration chosen.
-    let choice_m = message(Field::Choice);
+/// The configuration chosen, one radio button per configuration.
+fn choice_group(state: &FormState, workload: &Workload, exercise: &ConfigExercise) -> impl IntoView {
+    let wid = &state.wid;
+    let choice_m = state.message(Field::Choice);
     let choice_msg = format!("{wid}-choice-msg");
     let choice_radios = exercise
         .configs
@@ -112,18 +195,18 @@ pub(super) fn workload_form(
             let id = format!("{wid}-choice-{}", dom_id(&[&c.id]));
             let cid = c.id.clone();
             let pick = cid.clone();
-            let edit = edit.clone();
+            let (shown, edit) = (state.clone(), state.clone());
             view! {
                 <span class="radio">
                     <input
                         type="radio"
                         id=id.clone()
                         name=format!("{wid}-choice")
-                        prop:checked=move || work.with(|w| wl.with_value(|k| w.input(k)).choice.as_deref() == Some(cid.as_str()))
+                        prop:checked=move || shown.input().choice.as_deref() == Some(cid.as_str())
                         aria-invalid=move || choice_m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
                         on:change=move |_| {
                             let pick = pick.clone();
-                            edit(Box::new(move |i| i.choice = Some(pick)))
+                            edit.edit(move |i| i.choice = Some(pick))
                         }
                     />
                     <label for=id>{format!("Config {}", c.id)}</label>
@@ -135,187 +218,119 @@ pub(super) fn workload_form(
         let msg = choice_msg.clone();
         move || choice_m.with(|m| m.is_some().then(|| msg.clone()))
     };
-    let choice_group = view! {
+    view! {
         <fieldset class="inline-choice" aria-describedby=choice_described>
             <legend>{format!("Configuration for {}", workload.name)}</legend>
             {choice_radios}
             {move || choice_m.get().map(|m| feedback(&choice_msg, m))}
         </fieldset>
-    };
+    }
+}
 
-    // A text field bound to one string in the input.
-    let text_field = {
-        let edit = edit.clone();
-        move |id: String,
-              label: String,
-              field: Field,
-              set: fn(&mut WorkloadInput, &str, String),
-              key: String| {
-            let m = message(field.clone());
-            let msg_id = format!("{id}-msg");
-            let edit = edit.clone();
-            let shown = field.clone();
-            view! {
-                <div class="field">
-                    <label for=id.clone()>{label}</label>
-                    <input
-                        type="text"
-                        inputmode="decimal"
-                        autocomplete="off"
-                        id=id
-                        prop:value=move || work.with(|w| shown.value(&wl.with_value(|k| w.input(k))))
-                        aria-invalid=move || m.with(|m| m.as_ref().is_some_and(|m| m.invalid).then_some("true"))
-                        aria-describedby={
-                            let msg = msg_id.clone();
-                            move || m.with(|m| m.is_some().then(|| msg.clone()))
-                        }
-                        on:input=move |ev| {
-                            let text = event_target_value(&ev);
-                            let key = key.clone();
-                            edit(Box::new(move |i| set(i, &key, text)))
-                        }
-                    />
-                    {move || m.get().map(|m| feedback(&msg_id, m))}
-                </div>
-            }
-        }
-    };
-
-    let arithmetic = match &workload.need {
-        WorkloadNeed::Batch { window_secs, .. } => {
-            let total = text_field(
-                format!("{wid}-total"),
-                "Total output tokens in the batch".into(),
-                Field::Total,
-                |i, _, t| i.total_tokens = (!t.is_empty()).then_some(t),
-                String::new(),
+/// A batch workload's arithmetic: the total tokens, and each
+/// configuration's time to finish and whether it fits the window.
+fn batch_answers(state: &FormState, window_secs: i64, exercise: &ConfigExercise) -> impl IntoView {
+    let wid = &state.wid;
+    let total = text_field(
+        state,
+        format!("{wid}-total"),
+        "Total output tokens in the batch".into(),
+        Field::Total,
+        |i, _, t| i.total_tokens = (!t.is_empty()).then_some(t),
+        String::new(),
+    );
+    let window = format!("{} s", group_thousands(window_secs.max(0).unsigned_abs()));
+    let per_config = exercise
+        .configs
+        .iter()
+        .map(|c| {
+            let cid = c.id.clone();
+            let seconds = text_field(
+                state,
+                format!("{wid}-secs-{}", dom_id(&[&c.id])),
+                format!("Time to finish at Config {} (seconds)", c.id),
+                Field::Seconds(cid.clone()),
+                |i, k, t| {
+                    if t.is_empty() {
+                        i.seconds.remove(k);
+                    } else {
+                        i.seconds.insert(k.to_owned(), t);
+                    }
+                },
+                cid.clone(),
             );
-            let window = format!("{} s", group_thousands(window_secs.max(&0).unsigned_abs()));
-            let per_config = exercise
-                .configs
-                .iter()
-                .map(|c| {
-                    let cid = c.id.clone();
-                    let seconds = text_field(
-                        format!("{wid}-secs-{}", dom_id(&[&c.id])),
-                        format!("Time to finish at Config {} (seconds)", c.id),
-                        Field::Seconds(cid.clone()),
-                        |i, k, t| {
-                            if t.is_empty() {
-                                i.seconds.remove(k);
-                            } else {
-                                i.seconds.insert(k.to_owned(), t);
-                            }
-                        },
-                        cid.clone(),
-                    );
-                    let current = {
-                        let cid = cid.clone();
-                        Signal::derive(move || {
-                            work.with(|w| wl.with_value(|k| w.input(k)).fits.get(&cid).copied())
-                        })
-                    };
-                    let fits = yes_no(
-                        format!("Does Config {} fit the {window} window?", c.id),
-                        format!("{wid}-fits-{}", dom_id(&[&c.id])),
-                        current,
-                        message(Field::Fits(cid.clone())),
-                        {
-                            let edit = edit.clone();
-                            move |v| {
-                                let cid = cid.clone();
-                                edit(Box::new(move |i| {
-                                    i.fits.insert(cid, v);
-                                }))
-                            }
-                        },
-                    );
-                    view! { <div class="config-answers">{seconds}{fits}</div> }
-                })
-                .collect_view();
-            view! { <div class="arithmetic">{total}{per_config}</div> }.into_any()
-        }
-        WorkloadNeed::Interactive { ttft_target_ms } => {
-            let target = Micros::from_ms(*ttft_target_ms);
-            let per_config = exercise
-                .configs
-                .iter()
-                .map(|c| {
-                    let cid = c.id.clone();
-                    let current = {
-                        let cid = cid.clone();
-                        Signal::derive(move || {
-                            work.with(|w| wl.with_value(|k| w.input(k)).fits.get(&cid).copied())
-                        })
-                    };
-                    let meets_m = Memo::new({
-                        let cid = cid.clone();
-                        move |_| {
-                            let then = work.with(|w| wl.with_value(|k| w.checked_input(k)))?;
-                            let field = Field::Fits(cid.clone());
-                            if field.value(&then) != work.with(|w| field.value(&wl.with_value(|k| w.input(k)))) {
-                                return Some(Message::new(
-                                    "stale",
-                                    "Changed since your last check.",
-                                    "Check again to see how it does.",
-                                ));
-                            }
-                            result.with(|r| r.as_ref().and_then(|c| meets_message(c, &cid)))
-                        }
-                    });
-                    let meets = yes_no(
-                        format!("Does Config {} meet the {target} need at p95?", c.id),
-                        format!("{wid}-meets-{}", dom_id(&[&c.id])),
-                        current,
-                        meets_m,
-                        {
-                            let edit = edit.clone();
-                            let cid = cid.clone();
-                            move |v| {
-                                let cid = cid.clone();
-                                edit(Box::new(move |i| {
-                                    i.fits.insert(cid, v);
-                                }))
-                            }
-                        },
-                    );
-                    let late = text_field(
-                        format!("{wid}-late-{}", dom_id(&[&c.id])),
-                        format!(
-                            "Config {}: share of first tokens later than {} (%)",
-                            c.id,
-                            exercise.late_after()
-                        ),
-                        Field::Late(cid.clone()),
-                        |i, k, t| {
-                            if t.is_empty() {
-                                i.late_percent.remove(k);
-                            } else {
-                                i.late_percent.insert(k.to_owned(), t);
-                            }
-                        },
-                        cid,
-                    );
-                    view! { <div class="config-answers">{meets}{late}</div> }
-                })
-                .collect_view();
-            view! { <div class="arithmetic">{per_config}</div> }.into_any()
-        }
-    };
+            let fits = fits_answer(
+                state,
+                format!("Does Config {} fit the {window} window?", c.id),
+                format!("{wid}-fits-{}", dom_id(&[&c.id])),
+                &cid,
+                state.message(Field::Fits(cid.clone())),
+            );
+            view! { <div class="config-answers">{seconds}{fits}</div> }
+        })
+        .collect_view();
+    view! { <div class="arithmetic">{total}{per_config}</div> }
+}
 
-    // The evidence still needed.
-    let evidence = exercise
+/// An interactive workload's arithmetic: whether each configuration meets
+/// the target at p95, and its share of late first tokens.
+fn interactive_answers(state: &FormState, target: Micros, exercise: &ConfigExercise) -> impl IntoView {
+    let wid = &state.wid;
+    let per_config = exercise
+        .configs
+        .iter()
+        .map(|c| {
+            let cid = c.id.clone();
+            let meets_m = {
+                let cid = cid.clone();
+                state.verdict_memo(Field::Fits(cid.clone()), move |check| meets_message(check, &cid))
+            };
+            let meets = fits_answer(
+                state,
+                format!("Does Config {} meet the {target} need at p95?", c.id),
+                format!("{wid}-meets-{}", dom_id(&[&c.id])),
+                &cid,
+                meets_m,
+            );
+            let late = text_field(
+                state,
+                format!("{wid}-late-{}", dom_id(&[&c.id])),
+                format!(
+                    "Config {}: share of first tokens later than {} (%)",
+                    c.id,
+                    exercise.late_after()
+                ),
+                Field::Late(cid.clone()),
+                |i, k, t| {
+                    if t.is_empty() {
+                        i.late_percent.remove(k);
+                    } else {
+                        i.late_percent.insert(k.to_owned(), t);
+                    }
+                },
+                cid,
+            );
+            view! { <div class="config-answers">{meets}{late}</div> }
+        })
+        .collect_view();
+    view! { <div class="arithmetic">{per_config}</div> }
+}
+
+/// The evidence options, each a checkbox with its feedback once checked.
+fn evidence_list(state: &FormState, exercise: &ConfigExercise) -> impl IntoView {
+    let wid = &state.wid;
+    exercise
         .evidence
         .iter()
         .map(|option| {
             let id = format!("{wid}-ev-{}", dom_id(&[&option.id]));
             let msg_id = format!("{id}-msg");
             let oid = option.id.clone();
-            let m = message(Field::Evidence(oid.clone()));
-            let edit = edit.clone();
+            let m = state.message(Field::Evidence(oid.clone()));
+            let edit = state.clone();
             let ticked = {
-                let oid = oid.clone();
-                move || work.with(|w| wl.with_value(|k| w.input(k)).evidence.iter().any(|e| e == &oid))
+                let (state, oid) = (state.clone(), oid.clone());
+                move || state.input().evidence.iter().any(|e| e == &oid)
             };
             view! {
                 <li>
@@ -330,12 +345,12 @@ pub(super) fn workload_form(
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
                             let oid = oid.clone();
-                            edit(Box::new(move |i| {
+                            edit.edit(move |i| {
                                 i.evidence.retain(|e| e != &oid);
                                 if on {
                                     i.evidence.push(oid);
                                 }
-                            }))
+                            })
                         }
                     />
                     <div>
@@ -345,7 +360,45 @@ pub(super) fn workload_form(
                 </li>
             }
         })
-        .collect_view();
+        .collect_view()
+}
+
+pub(super) fn workload_form(
+    index: usize,
+    workload: &Workload,
+    exercise: Arc<ConfigExercise>,
+    stored: Stored<ChoiceWork>,
+) -> impl IntoView {
+    let work = stored.signal();
+    let wl = StoredValue::new(workload.id.clone());
+    let result = {
+        let exercise = Arc::clone(&exercise);
+        Memo::new(move |_| {
+            work.with(|w| wl.with_value(|k| w.checked_input(k)))
+                .and_then(|input| check_workload(&exercise, index, &input)?.ok())
+        })
+    };
+    let state = FormState {
+        stored: stored.clone(),
+        work,
+        workload: wl,
+        result,
+        late_after: StoredValue::new(exercise.late_after()),
+        wid: dom_id(&["cc", &workload.id]),
+    };
+    let wid = state.wid.clone();
+    let name = workload.name.clone();
+
+    let choice_group = choice_group(&state, workload, &exercise);
+    let arithmetic = match &workload.need {
+        WorkloadNeed::Batch { window_secs, .. } => {
+            batch_answers(&state, *window_secs, &exercise).into_any()
+        }
+        WorkloadNeed::Interactive { ttft_target_ms } => {
+            interactive_answers(&state, Micros::from_ms(*ttft_target_ms), &exercise).into_any()
+        }
+    };
+    let evidence = evidence_list(&state, &exercise);
 
     let results = crate::components::embed::results::use_results();
     let on_check = {
