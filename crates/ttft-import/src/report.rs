@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use ttft_latency::summary::{self, count_of};
 use ttft_latency::time::group_thousands;
+use ttft_latency::axis::nice_ceiling;
 use ttft_latency::Part;
 use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 
@@ -373,33 +374,6 @@ pub struct Histogram {
     pub negative: usize,
 }
 
-/// A round number at or above `t`: 1, 2 or 5 times a power of ten
-/// microseconds. Zero and negative values give one millisecond.
-pub fn nice_ceiling(t: Micros) -> Micros {
-    if t.0 <= 0 {
-        return Micros::from_ms(1);
-    }
-    Micros(nice_number(t.0))
-}
-
-/// A round number at or above `n` (1, 2 or 5 times a power of ten), for a
-/// chart's axis; 1 for anything below 1.
-pub fn nice_number(n: i64) -> i64 {
-    let mut step: i64 = 1;
-    loop {
-        for m in [1i64, 2, 5] {
-            let v = step.saturating_mul(m);
-            if v >= n {
-                return v;
-            }
-        }
-        if step > i64::MAX / 10 {
-            return i64::MAX;
-        }
-        step *= 10;
-    }
-}
-
 /// A histogram of every request's TTFT in about `bins` equal, round-width
 /// bins from zero to past the larger of the slowest TTFT and `target`, so
 /// the target can be marked on it. `None` when no request has a TTFT.
@@ -725,12 +699,6 @@ mod tests {
         let last = h.bins.last().expect("bins");
         assert!(last.to > Micros::from_ms(2_400));
         assert_eq!(h.bins[0].from, Micros::ZERO);
-        assert_eq!(nice_ceiling(Micros(241_001)), Micros(500_000));
-        assert_eq!(nice_ceiling(Micros(200_000)), Micros(200_000));
-        assert_eq!(nice_ceiling(Micros(-5)), Micros::from_ms(1));
-        assert_eq!(nice_number(18_000), 20_000);
-        assert_eq!(nice_number(0), 1);
-        assert_eq!(nice_number(i64::MAX), i64::MAX);
         assert_eq!(histogram(&[], 10, Micros::ZERO), None);
     }
 

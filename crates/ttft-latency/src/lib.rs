@@ -4,7 +4,8 @@
 //! ([`timing`]), the exact split TTFT = queue wait + prefill + emit
 //! ([`split`]), percentiles under named conventions ([`percentile`]),
 //! summaries of many requests ([`summary`]), and the two number formats they
-//! print (`split::format_tenths`, `time::group_thousands`). This is all the
+//! print (`split::format_tenths`, `time::group_thousands`), and the round
+//! numbers charts put on their axes ([`axis`]). This is all the
 //! trace importer needs; the course (content, exercises, rubric, history)
 //! lives in `ttft-core`, above this crate.
 //!
@@ -12,6 +13,7 @@
 //! course. It takes values and returns values and typed errors; it never
 //! panics on learner or file input.
 
+pub mod axis;
 pub mod percentile;
 pub mod split;
 pub mod summary;

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use ttft_import::report::{self, Standing};
 use ttft_import::tool_summary::Measure;
 use ttft_import::{Import, Piece};
+use ttft_latency::axis::{nice_ceiling, nice_number};
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Micros, Share};
 
@@ -120,7 +121,7 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         .filter_map(report::first_token)
         .max()
         .unwrap_or(Micros::ZERO);
-    let axis = report::nice_ceiling(if slowest > target { slowest } else { target });
+    let axis = nice_ceiling(if slowest > target { slowest } else { target });
     let row_h = 20.0;
     let top = 28.0;
     let height = top + row_h * chosen.len() as f64 + 44.0;
@@ -269,8 +270,8 @@ fn scatter(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         .collect();
     let max_tokens = points.iter().map(|p| p.0).max().unwrap_or(1);
     let max_ttft = points.iter().map(|p| p.1).max().unwrap_or(Micros::ZERO);
-    let x_axis = report::nice_number(i64::try_from(max_tokens).unwrap_or(i64::MAX).max(1));
-    let y_axis = report::nice_ceiling(if max_ttft > target { max_ttft } else { target });
+    let x_axis = nice_number(i64::try_from(max_tokens).unwrap_or(i64::MAX).max(1));
+    let y_axis = nice_ceiling(if max_ttft > target { max_ttft } else { target });
     let (plot_top, plot_h) = (16.0, 240.0);
     let base = plot_top + plot_h;
     let dots = points
