@@ -8,7 +8,7 @@
 //! alone (`?part=timeline`, for embedding) and the instructors' authoring
 //! page (`?part=author`, linked from the footer). Every part but the
 //! authoring page can also be embedded in another site
-//! ([`CoursePart::EMBEDDABLE`]); the embed query and snippet use this type.
+//! ([`CoursePart::embeds`]); the embed query and snippet use this type.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -47,18 +47,6 @@ impl CoursePart {
     /// The parts that have an address but no place in the navigation.
     pub const UNLISTED: [CoursePart; 2] = [CoursePart::Timeline, CoursePart::Author];
 
-    /// The parts another site can embed, in the site's order (the worked
-    /// timeline after the lesson it comes from): all but the authoring page,
-    /// which is for instructors.
-    pub const EMBEDDABLE: [CoursePart; 6] = [
-        CoursePart::Lesson,
-        CoursePart::Timeline,
-        CoursePart::Trace,
-        CoursePart::Choice,
-        CoursePart::Interview,
-        CoursePart::Import,
-    ];
-
     /// The value of `?part=`.
     pub fn id(self) -> &'static str {
         match self {
@@ -72,7 +60,8 @@ impl CoursePart {
         }
     }
 
-    /// Whether another site can embed this part (see [`Self::EMBEDDABLE`]).
+    /// Whether another site can embed this part: all but the authoring
+    /// page, which is for instructors.
     pub fn embeds(self) -> bool {
         self != CoursePart::Author
     }
@@ -179,12 +168,7 @@ mod tests {
     #[test]
     fn every_part_but_authoring_embeds() {
         for part in CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED) {
-            assert_eq!(
-                CoursePart::EMBEDDABLE.contains(&part),
-                part != CoursePart::Author,
-                "{part:?}"
-            );
-            assert_eq!(part.embeds(), CoursePart::EMBEDDABLE.contains(&part));
+            assert_eq!(part.embeds(), part != CoursePart::Author, "{part:?}");
             assert!(!part.embed_title().is_empty());
             assert_eq!(
                 serde_json::to_string(&part).unwrap(),

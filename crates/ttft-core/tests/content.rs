@@ -15,7 +15,9 @@ use std::path::PathBuf;
 use ttft_core::content::template::fill;
 use ttft_core::content::validate::validate_course;
 use ttft_core::content::*;
-use ttft_core::exercises::trace_exercise::{check_row, LearnerAnswer, Misconception, TraceVerdict};
+use ttft_core::exercises::trace_exercise::{
+    check_trace, LearnerAnswer, Misconception, TraceVerdict,
+};
 use ttft_core::exercises::verdict::Verdict;
 
 fn content_dir() -> PathBuf {
@@ -346,8 +348,11 @@ fn investigate(course: &Course, request: &str, action: &str) -> TraceVerdict {
         share_percent: None,
         investigate: Some(action.into()),
     };
-    check_row(x, index, &answer)
-        .expect("row exists")
+    let mut answers = vec![LearnerAnswer::default(); index + 1];
+    answers[index] = answer;
+    check_trace(x, &answers)
+        .rows
+        .swap_remove(index)
         .expect("row splits")
         .investigate
 }

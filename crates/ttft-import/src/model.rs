@@ -343,13 +343,6 @@ impl ImportedRequest {
             };
         }
     }
-
-    /// True when the request completed and so its latencies may enter a
-    /// percentile. A failed or rejected request's zero TTFT is not a fast
-    /// request.
-    pub fn counts_for_latency(&self) -> bool {
-        self.outcome == Outcome::Completed && self.breakdown.ttft.is_some()
-    }
 }
 
 /// Where in a file a problem was found.

@@ -53,9 +53,6 @@ impl fmt::Display for Convention {
     }
 }
 
-/// The percentiles every summary reports.
-pub const LEVELS: [u8; 4] = [50, 90, 95, 99];
-
 /// Why no percentile could be computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]

@@ -156,7 +156,18 @@ impl CallFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::second_opinion::stream::stream_error_from_body;
+    use crate::second_opinion::sse::{error_code, error_message};
+
+    /// An error body (what a 4xx carries) read as a stream failure, as a
+    /// provider that answers 200 and then an error object would send it.
+    fn stream_error_from_body(body: &str) -> Option<CallFailure> {
+        let v: serde_json::Value = serde_json::from_str(body.trim()).ok()?;
+        let err = v.get("error")?;
+        Some(CallFailure::StreamError {
+            message: error_message(err),
+            code: error_code(err),
+        })
+    }
 
     fn explain(f: CallFailure) -> String {
         f.explain(&Endpoint {

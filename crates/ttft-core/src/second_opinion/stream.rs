@@ -4,11 +4,8 @@
 
 use crate::second_opinion::failures::CallFailure;
 use crate::second_opinion::reply_limit::REPLY_TEXT_LIMIT;
-use crate::second_opinion::sse::{
-    error_code, error_message, read_chunk, SseError, SseParser, StreamItem,
-};
+use crate::second_opinion::sse::{read_chunk, SseError, SseParser, StreamItem};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::fmt;
 use ttft_latency::percentile::{percentiles, Convention, Percentiles};
 use ttft_latency::time::Micros;
@@ -193,17 +190,6 @@ impl GradingStream {
             timing,
         })
     }
-}
-
-/// A non-streamed error body (what a 4xx carries) read into a stream
-/// failure, for providers that answer 200 and then an error object.
-pub fn stream_error_from_body(body: &str) -> Option<CallFailure> {
-    let v: Value = serde_json::from_str(body.trim()).ok()?;
-    let err = v.get("error")?;
-    Some(CallFailure::StreamError {
-        message: error_message(err),
-        code: error_code(err),
-    })
 }
 
 #[cfg(test)]

@@ -159,17 +159,6 @@ pub fn expect_row(exercise: &TraceExercise, row: &TraceRow) -> Result<Expected, 
     Ok(expect(split.split, Micros::from_ms(exercise.target_ms)))
 }
 
-/// Checks one request's answer against the row at `index`; `None` when there
-/// is no such row.
-pub fn check_row(
-    exercise: &TraceExercise,
-    index: usize,
-    answer: &LearnerAnswer,
-) -> Option<Result<RowCheck, TimingError>> {
-    let row = exercise.requests.get(index)?;
-    Some(check_one(exercise, row, answer))
-}
-
 fn check_one(
     exercise: &TraceExercise,
     row: &TraceRow,
