@@ -5,6 +5,7 @@
 use crate::components::chart_patterns::{ChartPatterns, Fill};
 use leptos::prelude::*;
 use ttft_core::content::TraceRow;
+use ttft_latency::axis::nice_step;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{split_request, Micros, Part};
 
@@ -19,14 +20,10 @@ const CHART_TOP: f64 = 28.0;
 /// The trace chart's fill patterns, one for each part.
 const PATTERNS: ChartPatterns = ChartPatterns::new("tx");
 
-/// The step between axis ticks, in whole milliseconds: about five ticks.
+/// The step between axis ticks, in whole milliseconds: the round number
+/// that gives at most six steps, by the rule every chart uses.
 fn tick_step(max_ms: i64) -> i64 {
-    [
-        100, 200, 250, 500, 1_000, 2_000, 2_500, 5_000, 10_000, 20_000, 50_000,
-    ]
-    .into_iter()
-    .find(|step| max_ms / step <= 6)
-    .unwrap_or(100_000)
+    nice_step(max_ms, 6)
 }
 
 /// The stacked bar chart of each request's queue wait, prefill and emit on
@@ -193,6 +190,7 @@ mod tests {
     fn ticks() {
         assert_eq!(tick_step(2_400), 500);
         assert_eq!(tick_step(600), 100);
-        assert_eq!(tick_step(1_000_000), 100_000);
+        assert_eq!(tick_step(1_500), 500, "no more 250 ms steps");
+        assert_eq!(tick_step(1_000_000), 200_000);
     }
 }
