@@ -44,10 +44,10 @@ use components::worked_timeline::WorkedTimelineWidget;
 use course::{CourseContext, CourseError};
 use leptos::prelude::*;
 use navigation::Navigator;
-use ttft_core::course_part::CoursePart;
 use std::sync::Arc;
 use storage::{Store, Stored};
 use ttft_core::content::Course;
+use ttft_core::course_part::CoursePart;
 
 /// The whole app, with the browser's storage.
 #[component]

@@ -12,9 +12,9 @@
 //! address but `?part=` (lesson sections are plain `#anchors` the browser
 //! handles).
 
-use ttft_core::course_part::CoursePart;
 use leptos::ev;
 use leptos::prelude::*;
+use ttft_core::course_part::CoursePart;
 use wasm_bindgen::JsValue;
 use web_sys::MouseEvent;
 

@@ -18,12 +18,12 @@
 
 use crate::course::CourseContext;
 use crate::navigation::Navigator;
-use ttft_core::course_part::CoursePart;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::authoring::AuthoredExercise;
 use ttft_core::content::markup::{self, Inline};
 use ttft_core::content::template::{fill_from, Sources};
+use ttft_core::course_part::CoursePart;
 
 /// An instructor's authored file, provided around the exercise it shows:
 /// prose inside it fills its placeholders from that file alone, as the

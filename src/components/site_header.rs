@@ -5,8 +5,8 @@
 //! parts contain.
 
 use crate::navigation::Navigator;
-use ttft_core::course_part::CoursePart;
 use leptos::prelude::*;
+use ttft_core::course_part::CoursePart;
 
 /// The header with the app's name and the course's parts.
 #[component]

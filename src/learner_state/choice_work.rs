@@ -113,7 +113,9 @@ impl ChoiceWork {
 
     /// The input for `workload` (empty when none is given yet).
     pub fn input(&self, workload: &str) -> WorkloadInput {
-        self.get(workload).map(|w| w.input.clone()).unwrap_or_default()
+        self.get(workload)
+            .map(|w| w.input.clone())
+            .unwrap_or_default()
     }
 
     /// The input at `workload`'s last check, if it was checked.
@@ -279,7 +281,10 @@ mod tests {
         check_upgrade(
             serde_json::json!({"inputs": [input("A"), input("B")]}),
             &["live"],
-            &[("#2", Some("B"), None, 0, false), ("live", Some("A"), None, 0, false)],
+            &[
+                ("#2", Some("B"), None, 0, false),
+                ("live", Some("A"), None, 0, false),
+            ],
         );
         check_upgrade(serde_json::json!({}), &["live"], &[]);
         let old = serde_json::json!({"inputs": [], "changed_ms": 42});

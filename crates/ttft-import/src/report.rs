@@ -18,9 +18,9 @@ use crate::model::{ImportedRequest, Largest, Piece};
 use crate::read::Import;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
+use ttft_latency::axis::nice_ceiling;
 use ttft_latency::summary::{self, count_of};
 use ttft_latency::time::group_thousands;
-use ttft_latency::axis::nice_ceiling;
 use ttft_latency::Part;
 use ttft_latency::{percentiles, Convention, Micros, Outcome, Percentiles, Summary};
 

@@ -172,9 +172,7 @@ fn aiperf_records() {
         .iter()
         .filter(|r| r.outcome == Outcome::Cancelled)
         .collect();
-    assert!(cancelled
-        .iter()
-        .all(|r| r.breakdown.ttft.is_none()));
+    assert!(cancelled.iter().all(|r| r.breakdown.ttft.is_none()));
     assert_eq!(
         cancelled[0].error.as_deref(),
         Some("499 RequestCancellationError: Request was cancelled after 0.000 seconds")

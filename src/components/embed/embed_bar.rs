@@ -8,8 +8,8 @@
 //! of what the page does, and said here.
 
 use crate::components::embed::Embedding;
-use ttft_core::course_part::CoursePart;
 use leptos::prelude::*;
+use ttft_core::course_part::CoursePart;
 use ttft_core::embed::query::{percent_encode, ContentSource};
 
 /// The full page's address for `part`, keeping the authored content (but

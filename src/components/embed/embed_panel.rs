@@ -17,8 +17,8 @@
 
 use leptos::html::Textarea;
 use leptos::prelude::*;
-use ttft_core::embed::origin::{parse_origin, Origin, OriginError};
 use ttft_core::course_part::CoursePart;
+use ttft_core::embed::origin::{parse_origin, Origin, OriginError};
 use ttft_core::embed::query::ContentSource;
 use ttft_core::embed::snippet::{iframe_snippet, resizer_script_tag, SnippetRequest, STORAGE_NOTE};
 use wasm_bindgen::{JsCast, JsValue};

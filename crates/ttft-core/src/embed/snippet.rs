@@ -1,9 +1,9 @@
 //! The iframe snippet an instructor copies: the embed URL, the escaped
 //! `<iframe>` and the parent's resizer script tag.
 
+use crate::course_part::CoursePart;
 use crate::embed::height::MAX_HEIGHT;
 use crate::embed::origin::Origin;
-use crate::course_part::CoursePart;
 use crate::embed::query::{percent_encode, ContentSource};
 use serde::{Deserialize, Serialize};
 

@@ -23,9 +23,7 @@
 //! `embed` for the origin allow-list).
 
 use crate::content::Rubric;
-use crate::exercises::config_choice::{
-    ChoiceError, WorkloadCheck, WorkloadInput,
-};
+use crate::exercises::config_choice::{ChoiceError, WorkloadCheck, WorkloadInput};
 use crate::exercises::trace_exercise::{LearnerAnswer, ShareEntry, TraceCheck};
 use crate::rubric::{RubricScore, MAX_SCORE};
 use serde::{Deserialize, Serialize};
@@ -346,20 +344,12 @@ pub fn workload_points(check: &WorkloadCheck) -> (u32, u32) {
     add(check.choice.is_correct());
     if let Some(n) = &check.numbers {
         add(n.total_tokens.is_correct());
-        n.seconds
-            .iter()
-            .for_each(|(_, v)| add(v.is_correct()));
-        n.fits
-            .iter()
-            .for_each(|(_, v)| add(v.is_correct()));
+        n.seconds.iter().for_each(|(_, v)| add(v.is_correct()));
+        n.fits.iter().for_each(|(_, v)| add(v.is_correct()));
     }
     if let Some(n) = &check.interactive {
-        n.meets
-            .iter()
-            .for_each(|(_, v)| add(v.is_correct()));
-        n.late
-            .iter()
-            .for_each(|(_, v)| add(v.is_correct()));
+        n.meets.iter().for_each(|(_, v)| add(v.is_correct()));
+        n.late.iter().for_each(|(_, v)| add(v.is_correct()));
     }
     add(check.evidence.complete());
     (right, total)

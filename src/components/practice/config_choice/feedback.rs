@@ -41,7 +41,11 @@ pub(super) struct Message {
 }
 
 impl Message {
-    pub(super) fn new(kind: &'static str, head: impl Into<String>, body: impl Into<String>) -> Message {
+    pub(super) fn new(
+        kind: &'static str,
+        head: impl Into<String>,
+        body: impl Into<String>,
+    ) -> Message {
         Message {
             kind,
             head: head.into(),
@@ -83,7 +87,11 @@ fn fit_message(v: &FitVerdict, how: &str) -> Message {
 /// nothing to say (an evidence option that was rightly left unticked).
 /// `late_after` is when a first token counts as late, as the page writes it
 /// (`ConfigExercise::late_after`).
-pub(super) fn message_for(field: &Field, check: &WorkloadCheck, late_after: &str) -> Option<Message> {
+pub(super) fn message_for(
+    field: &Field,
+    check: &WorkloadCheck,
+    late_after: &str,
+) -> Option<Message> {
     let find = |list: &[(String, NumberVerdict)], c: &str| {
         list.iter().find(|(id, _)| id == c).map(|(_, v)| v.clone())
     };

@@ -184,7 +184,11 @@ fn fits_answer(
 }
 
 /// The configuration chosen, one radio button per configuration.
-fn choice_group(state: &FormState, workload: &Workload, exercise: &ConfigExercise) -> impl IntoView {
+fn choice_group(
+    state: &FormState,
+    workload: &Workload,
+    exercise: &ConfigExercise,
+) -> impl IntoView {
     let wid = &state.wid;
     let choice_m = state.message(Field::Choice);
     let choice_msg = format!("{wid}-choice-msg");
@@ -274,7 +278,11 @@ fn batch_answers(state: &FormState, window_secs: i64, exercise: &ConfigExercise)
 
 /// An interactive workload's arithmetic: whether each configuration meets
 /// the target at p95, and its share of late first tokens.
-fn interactive_answers(state: &FormState, target: Micros, exercise: &ConfigExercise) -> impl IntoView {
+fn interactive_answers(
+    state: &FormState,
+    target: Micros,
+    exercise: &ConfigExercise,
+) -> impl IntoView {
     let wid = &state.wid;
     let per_config = exercise
         .configs
@@ -283,7 +291,9 @@ fn interactive_answers(state: &FormState, target: Micros, exercise: &ConfigExerc
             let cid = c.id.clone();
             let meets_m = {
                 let cid = cid.clone();
-                state.verdict_memo(Field::Fits(cid.clone()), move |check| meets_message(check, &cid))
+                state.verdict_memo(Field::Fits(cid.clone()), move |check| {
+                    meets_message(check, &cid)
+                })
             };
             let meets = fits_answer(
                 state,

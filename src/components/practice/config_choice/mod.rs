@@ -61,32 +61,34 @@ pub fn ConfigChoicePage(
 
 /// A row of the configurations table: its name (which may cite the
 /// exercise, as the lateness threshold does) and each configuration's value.
-type Measure = (
-    fn(&ConfigExercise) -> String,
-    fn(&ServingConfig) -> String,
-);
+type Measure = (fn(&ConfigExercise) -> String, fn(&ServingConfig) -> String);
 
 const MEASURES: [Measure; 7] = [
     (|_| "Weights".into(), |c| c.weights.clone()),
-    (|_| "Maximum sequences per batch".into(), |c| {
-        group_thousands(u64::from(c.max_sequences_per_batch))
-    }),
-    (|_| "Output throughput, all requests".into(), |c| {
-        format!("{} tokens/s", group_thousands(c.throughput_tps))
-    }),
-    (|_| "p95 server TTFT".into(), |c| {
-        Micros::from_ms(c.p95_ttft_ms).to_string()
-    }),
+    (
+        |_| "Maximum sequences per batch".into(),
+        |c| group_thousands(u64::from(c.max_sequences_per_batch)),
+    ),
+    (
+        |_| "Output throughput, all requests".into(),
+        |c| format!("{} tokens/s", group_thousands(c.throughput_tps)),
+    ),
+    (
+        |_| "p95 server TTFT".into(),
+        |c| Micros::from_ms(c.p95_ttft_ms).to_string(),
+    ),
     (
         |x| format!("Requests whose first token missed {}", x.late_after()),
         |c| format!("{}%", format_tenths(c.late_first_token_tenths)),
     ),
-    (|_| "Requests failed or rejected".into(), |c| {
-        format!("{}%", format_tenths(c.failed_or_rejected_tenths))
-    }),
-    (|_| "Quality checks on platform tasks".into(), |c| {
-        c.quality_note.clone()
-    }),
+    (
+        |_| "Requests failed or rejected".into(),
+        |c| format!("{}%", format_tenths(c.failed_or_rejected_tenths)),
+    ),
+    (
+        |_| "Quality checks on platform tasks".into(),
+        |c| c.quality_note.clone(),
+    ),
 ];
 
 fn configs_table(exercise: &ConfigExercise) -> impl IntoView {

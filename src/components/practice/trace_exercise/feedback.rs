@@ -5,7 +5,9 @@
 use crate::learner_state::trace_work::TraceWork;
 use leptos::prelude::*;
 use ttft_core::content::TraceExercise;
-use ttft_core::exercises::trace_exercise::{LearnerAnswer, Misconception, TraceCheck, TraceVerdict};
+use ttft_core::exercises::trace_exercise::{
+    LearnerAnswer, Misconception, TraceCheck, TraceVerdict,
+};
 use ttft_latency::split::format_tenths;
 
 /// The three fields of an answer, for ids and messages.
@@ -63,11 +65,7 @@ pub(super) struct FieldMessage {
     pub(super) invalid: bool,
 }
 
-fn message_for(
-    verdict: &TraceVerdict,
-    field: FieldKind,
-    exercise: &TraceExercise,
-) -> FieldMessage {
+fn message_for(verdict: &TraceVerdict, field: FieldKind, exercise: &TraceExercise) -> FieldMessage {
     let named = |m: Misconception| exercise.misconceptions.iter().find(|t| t.id == m.id());
     match verdict {
         TraceVerdict::Correct => {

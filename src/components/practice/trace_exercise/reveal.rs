@@ -18,7 +18,11 @@ fn class_phrase(class: CauseClass) -> &'static str {
     }
 }
 
-pub(super) fn reveal_item(row: &TraceRow, reveal: Option<Reveal>, exercise: &TraceExercise) -> impl IntoView {
+pub(super) fn reveal_item(
+    row: &TraceRow,
+    reveal: Option<Reveal>,
+    exercise: &TraceExercise,
+) -> impl IntoView {
     let Some(reveal) = reveal else {
         return view! { <li><p>{format!("{}: this request's times cannot be split.", row.id)}</p></li> }.into_any();
     };

@@ -21,9 +21,9 @@
 
 mod numbers;
 mod plan;
-mod verdicts;
 #[cfg(test)]
 pub(crate) mod tests;
+mod verdicts;
 
 pub use numbers::{check_late, check_seconds, check_total};
 pub use plan::{plan, BatchFit, BatchPlan, ChoiceError, InteractiveFit, WorkloadPlan};
@@ -127,7 +127,9 @@ fn check_choice(
     }
     match exercise.configs.iter().find(|c| c.id == id) {
         Some(config) => ChoiceVerdict::Wrong(reason_against(config, plan)),
-        None => ChoiceVerdict::Wrong(format!("There is no configuration \"{id}\" in this exercise.")),
+        None => ChoiceVerdict::Wrong(format!(
+            "There is no configuration \"{id}\" in this exercise."
+        )),
     }
 }
 

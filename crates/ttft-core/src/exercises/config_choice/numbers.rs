@@ -103,7 +103,9 @@ pub fn check_late(text: Option<&str>, tenths: i64) -> NumberVerdict {
     }
     if q.unit.is_none() && v <= 1_000 && exact != 0 && (v * 100 - exact).abs() <= precision.max(500)
     {
-        return NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Fraction });
+        return NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Fraction,
+        });
     }
     NumberVerdict::Wrong(NumberMistake::Value { expected })
 }
@@ -118,16 +120,24 @@ pub fn check_total(text: Option<&str>, total: u64) -> NumberVerdict {
     let v = i128::from(q.number.thousandths);
     let exact = i128::from(total) * 1_000;
     if !matches!(q.unit, None | Some(Unit::Tokens)) {
-        return NumberVerdict::Wrong(NumberMistake::Value { expected: group_thousands(total) });
+        return NumberVerdict::Wrong(NumberMistake::Value {
+            expected: group_thousands(total),
+        });
     }
     if v == exact {
         return NumberVerdict::Correct;
     }
     if v * 1_000_000 == exact {
-        return NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Millions });
+        return NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Millions,
+        });
     }
     if v * 1_000 == exact {
-        return NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Thousands });
+        return NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Thousands,
+        });
     }
-    NumberVerdict::Wrong(NumberMistake::Value { expected: group_thousands(total) })
+    NumberVerdict::Wrong(NumberMistake::Value {
+        expected: group_thousands(total),
+    })
 }

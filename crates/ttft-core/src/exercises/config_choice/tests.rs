@@ -205,11 +205,15 @@ fn batch_numbers() {
         .unwrap();
     assert_eq!(
         n.total_tokens,
-        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Millions })
+        NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Millions
+        })
     );
     assert_eq!(
         n.seconds[0].1,
-        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Minutes })
+        NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Minutes
+        })
     );
     assert_eq!(
         n.seconds[1].1,
@@ -221,12 +225,16 @@ fn batch_numbers() {
         .unwrap();
     assert_eq!(
         n.total_tokens,
-        NumberVerdict::Wrong(NumberMistake::Value { expected: "4,000,000".into() })
+        NumberVerdict::Wrong(NumberMistake::Value {
+            expected: "4,000,000".into()
+        })
     );
     assert_eq!(n.seconds[0].1, NumberVerdict::Close(()));
     assert_eq!(
         n.seconds[1].1,
-        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Hours })
+        NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Hours
+        })
     );
     let n = check(1, batch_input("4000 thousand", "1666.7", ""))
         .numbers
@@ -279,13 +287,17 @@ fn interactive_answers() {
     );
     assert_eq!(
         n.late[0].1,
-        NumberVerdict::Wrong(NumberMistake::Unit { slip: UnitSlip::Fraction })
+        NumberVerdict::Wrong(NumberMistake::Unit {
+            slip: UnitSlip::Fraction
+        })
     );
     assert_eq!(n.late[1].1, NumberVerdict::Close(()));
     let wrong = check(0, input(false, true, "79", "")).interactive.unwrap();
     assert_eq!(
         wrong.late[0].1,
-        NumberVerdict::Wrong(NumberMistake::Value { expected: "21%".into() })
+        NumberVerdict::Wrong(NumberMistake::Value {
+            expected: "21%".into()
+        })
     );
     assert_eq!(wrong.late[1].1, NumberVerdict::Missing);
     assert!(!check(
@@ -304,7 +316,9 @@ fn interactive_answers() {
     assert_eq!(check_late(Some("21.1"), 210), NumberVerdict::Close(()));
     assert_eq!(
         check_late(Some("21 ms"), 210),
-        NumberVerdict::Wrong(NumberMistake::Value { expected: "21%".into() })
+        NumberVerdict::Wrong(NumberMistake::Value {
+            expected: "21%".into()
+        })
     );
 }
 
@@ -386,7 +400,9 @@ fn the_numbers_follow_the_data() {
     assert_eq!(n.seconds[0].1, NumberVerdict::Correct);
     assert_eq!(
         n.seconds[1].1,
-        NumberVerdict::Wrong(NumberMistake::Value { expected: "never (no throughput)".into() })
+        NumberVerdict::Wrong(NumberMistake::Value {
+            expected: "never (no throughput)".into()
+        })
     );
     ex.workloads[1].need = WorkloadNeed::Batch {
         items: u64::MAX,

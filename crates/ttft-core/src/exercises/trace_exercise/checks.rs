@@ -169,7 +169,11 @@ pub fn check_share(
 }
 
 /// Checks the named dominant delay.
-pub fn check_dominant(choice: DominantChoice, expected: &Expected, context: &Context) -> TraceVerdict {
+pub fn check_dominant(
+    choice: DominantChoice,
+    expected: &Expected,
+    context: &Context,
+) -> TraceVerdict {
     match choice.part() {
         None => Verdict::Wrong(Some(Misconception::OutputRateAsCause)),
         Some(p) if expected.dominant.includes(p) => Verdict::Correct,

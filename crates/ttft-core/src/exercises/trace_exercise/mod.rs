@@ -26,12 +26,12 @@ mod misconception;
 #[cfg(test)]
 pub(crate) mod tests;
 
+pub use crate::exercises::verdict::Tally;
 pub use answer::{DominantChoice, LearnerAnswer, ShareEntry};
 pub use checks::{
-    check_action, check_dominant, check_share, class_of, expect, is_long_prompt, Context,
-    Expected, TraceVerdict,
+    check_action, check_dominant, check_share, class_of, expect, is_long_prompt, Context, Expected,
+    TraceVerdict,
 };
-pub use crate::exercises::verdict::Tally;
 pub use misconception::Misconception;
 
 use crate::content::{Action, CauseClass, TraceExercise, TraceRow};

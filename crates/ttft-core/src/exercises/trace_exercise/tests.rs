@@ -2,9 +2,9 @@
 //! four hint requests.
 
 use super::*;
-use crate::exercises::verdict::Verdict;
 use crate::content::{MisconceptionText, RowAnswer};
 use crate::exercises::number::parse_quantity;
+use crate::exercises::verdict::Verdict;
 use ttft_latency::split::{Part, TtftSplit};
 
 fn row(
