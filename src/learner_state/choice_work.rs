@@ -181,16 +181,17 @@ mod tests {
         list.iter().map(|s| (*s).to_owned()).collect()
     }
 
+    /// A workload's id, choice, checked choice, attempts and reveal.
+    type Row = (String, Option<String>, Option<String>, u32, bool);
+    /// The same, as a test writes it.
+    type Expected<'a> = (&'a str, Option<&'a str>, Option<&'a str>, u32, bool);
+
     /// Upgrades format-1 `json` against `workload_ids` and checks each
     /// workload's (choice, checked choice, attempts, revealed) by id.
-    fn check_upgrade(
-        json: serde_json::Value,
-        workload_ids: &[&str],
-        expected: &[(&str, Option<&str>, Option<&str>, u32, bool)],
-    ) {
+    fn check_upgrade(json: serde_json::Value, workload_ids: &[&str], expected: &[Expected]) {
         let got = ChoiceWork::upgrade(1, json.clone(), &ids(workload_ids))
             .unwrap_or_else(|e| panic!("{json}: {e}"));
-        let summary: Vec<(String, Option<String>, Option<String>, u32, bool)> = got
+        let summary: Vec<Row> = got
             .workloads
             .iter()
             .map(|(id, w)| {
@@ -203,7 +204,7 @@ mod tests {
                 )
             })
             .collect();
-        let want: Vec<(String, Option<String>, Option<String>, u32, bool)> = expected
+        let want: Vec<Row> = expected
             .iter()
             .map(|(id, c, k, a, r)| {
                 (
