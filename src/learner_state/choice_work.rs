@@ -46,65 +46,65 @@ pub struct ChoiceWork {
     pub changed_ms: i64,
 }
 
-/// Format 1: every list by workload, in the exercise's order.
-#[derive(Deserialize)]
-struct ByPosition {
-    #[serde(default)]
-    inputs: Vec<WorkloadInput>,
-    #[serde(default)]
-    checked: Vec<Option<WorkloadInput>>,
-    #[serde(default)]
-    attempts: Vec<u32>,
-    #[serde(default)]
-    revealed: Vec<bool>,
-    #[serde(default)]
-    changed_ms: i64,
-}
-
 impl ChoiceWork {
     /// Reads the work stored in an older format `version`, given the
     /// exercise's workload ids in their present order. Work at a position
     /// with no workload is kept under `#<position>` (counted from 1), so
     /// nothing the learner wrote is dropped; positions with no work at all
     /// are left out.
+    ///
+    /// Format 1 held four lists by position (`inputs`, `checked`,
+    /// `attempts`, `revealed`) and `changed_ms`. Each position's entries
+    /// are regrouped as format 2's work for that workload and read as
+    /// format 2 is, so the two formats share one reader.
     pub fn upgrade(
         version: u32,
         value: serde_json::Value,
         workload_ids: &[String],
     ) -> Result<ChoiceWork, String> {
+        use serde_json::{Map, Value};
         if version != 1 {
             return Err(format!("format {version} was never written"));
         }
-        let old: ByPosition = serde_json::from_value(value).map_err(|e| e.to_string())?;
-        let longest = [
-            old.inputs.len(),
-            old.checked.len(),
-            old.attempts.len(),
-            old.revealed.len(),
-        ]
-        .into_iter()
-        .max()
-        .unwrap_or(0);
-        let workloads = (0..longest)
-            .map(|i| {
-                let work = WorkloadWork {
-                    input: old.inputs.get(i).cloned().unwrap_or_default(),
-                    checked: old.checked.get(i).cloned().flatten(),
-                    attempts: old.attempts.get(i).copied().unwrap_or(0),
-                    revealed: old.revealed.get(i).copied().unwrap_or(false),
-                };
-                let id = workload_ids
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("#{}", i + 1));
-                (id, work)
-            })
-            .filter(|(_, w)| *w != WorkloadWork::default())
-            .collect();
-        Ok(ChoiceWork {
-            workloads,
-            changed_ms: old.changed_ms,
-        })
+        const LISTS: [(&str, &str); 4] = [
+            ("inputs", "input"),
+            ("checked", "checked"),
+            ("attempts", "attempts"),
+            ("revealed", "revealed"),
+        ];
+        let mut lists = Vec::with_capacity(LISTS.len());
+        for (old, new) in LISTS {
+            match value.get(old) {
+                None | Some(Value::Null) => lists.push((new, &[][..])),
+                Some(Value::Array(list)) => lists.push((new, list.as_slice())),
+                Some(_) => return Err(format!("{old} is not a list")),
+            }
+        }
+        let longest = lists.iter().map(|(_, l)| l.len()).max().unwrap_or(0);
+        let mut workloads = Map::new();
+        for i in 0..longest {
+            let mut work = Map::new();
+            for (field, list) in &lists {
+                // A missing or null entry is format 2's default.
+                if let Some(v) = list.get(i).filter(|v| !v.is_null()) {
+                    work.insert((*field).to_owned(), v.clone());
+                }
+            }
+            let id = workload_ids
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("#{}", i + 1));
+            workloads.insert(id, Value::Object(work));
+        }
+        let mut upgraded = Map::new();
+        upgraded.insert("workloads".into(), Value::Object(workloads));
+        if let Some(changed) = value.get("changed_ms") {
+            upgraded.insert("changed_ms".into(), changed.clone());
+        }
+        let mut work: ChoiceWork =
+            serde_json::from_value(Value::Object(upgraded)).map_err(|e| e.to_string())?;
+        work.workloads.retain(|_, w| *w != WorkloadWork::default());
+        Ok(work)
     }
 
     fn get(&self, workload: &str) -> Option<&WorkloadWork> {
