@@ -20,8 +20,9 @@
 //!   carry its hash in its name, as Trunk's output does, so a new build
 //!   never reuses an old name for new bytes.
 //!
-//! The version is a hash of both lists, so any change to any file is a new
-//! version, and an unchanged build writes the same sw.js. It also writes
+//! The version is a hash of both lists and of the worker's own source, so
+//! any change to any file is a new version, and an unchanged build writes
+//! the same sw.js. It also writes
 //! `<meta name="ttft-lab-service-worker" content="sw.js">` into index.html
 //! (before hashing it): the app registers the worker only where that tag
 //! says there is one, so `trunk serve` and the component tests never do.
@@ -86,8 +87,11 @@ export async function planFor(dir) {
     const needed = path === 'index.html' || names(html, path) || names(manifest, path) || bytes.length <= SMALL_FILE;
     (needed ? precache : onDemand).push(entry);
   }
+  // The worker's own code is part of the version too: new caching rules
+  // are a new version even over the same files.
+  const worker = createHash('sha256').update(await readFile(TEMPLATE)).digest('hex');
   const version = createHash('sha256')
-    .update(JSON.stringify({ precache, onDemand }))
+    .update(JSON.stringify({ worker, precache, onDemand }))
     .digest('hex')
     .slice(0, 16);
   return { version, precache, onDemand };

@@ -57,9 +57,12 @@ async function sha256(bytes) {
 /**
  * The file at `url` from the network as a fresh Response, once its bytes
  * match `sha`. The body is already decoded, so only its type is kept.
+ * 'no-cache' asks the host whether the browser's own copy is current, so
+ * files the page has just downloaded are not downloaded twice where the
+ * host allows revalidation, and a stale copy is never taken on trust.
  */
 async function download(url, sha) {
-  const res = await fetch(url, { cache: 'no-store', credentials: 'same-origin', redirect: 'error' });
+  const res = await fetch(url, { cache: 'no-cache', credentials: 'same-origin', redirect: 'error' });
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   const bytes = await res.arrayBuffer();
   if ((await sha256(bytes)) !== sha) throw new Error(`${url} is not the file this version of ttft-lab lists`);
