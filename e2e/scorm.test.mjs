@@ -288,7 +288,7 @@ async function selfScore(frame) {
 }
 
 for (const v of STANDARDS) {
-  test(`${LABEL[v]}: progress reaches the learning system and follows the learner to another browser`, async () => {
+  test(`${LABEL[v]}: progress reaches the learning system and follows the learner to another browser`, async (t) => {
     const names = NAMES[v];
     const { page, context, frame, problems } = await player(v);
     await axeCheck(page, { label: `${LABEL[v]}, launched` });
@@ -319,6 +319,7 @@ for (const v of STANDARDS) {
     }
     assert.match(cmi.suspend_data, /^ttft1\{/);
     assert.ok(cmi.suspend_data.length <= (v === '12' ? 4096 : 64000));
+    t.diagnostic(`suspend data after the graded work: ${cmi.suspend_data.length} characters`);
     assert.equal(v === '12' ? cmi.core.exit : cmi.exit, 'suspend', 'the learner is coming back');
     await axeCheck(page, { label: `${LABEL[v]}, after the graded work` });
     await shoot(page, frame, `scorm${v}-reported`);
