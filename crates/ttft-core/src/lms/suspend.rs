@@ -873,7 +873,8 @@ mod tests {
         check_error("ttft1{\"t\":{\"a\":{\"H1\":[\"x\"]}}}", "unknown delay code");
         check_error("ttft1{\"s\":[[1,{\"clocks\":3},1]]}", "0, 1 or 2");
         check_error("ttft1{\"s\":[[1,{},1],[1,{},1]]}", "twice");
-        check_error("ttft1{\"c\":{\"k\":[1]}}", "no input");
+        check_error("ttft1{\"c\":{\"w\":{\"chat\":[[],0,1,1,9]}}}", "at most four fields");
+        check_error("ttft1{\"c\":{\"w\":[]}}", "c.w");
         check_error("ttft1{\"i\":{\"h\":-1}}", "i.h");
     }
 }
