@@ -17,9 +17,16 @@
 //! does), touch `localStorage` outside `storage`, set any HTML from a string,
 //! or talk to a server. Everything is static files.
 
+// Rendering to HTML natively (`ssr`) nests the view types of a whole page
+// in one async type, deeper than rustc's default limit.
+#![cfg_attr(feature = "ssr", recursion_limit = "256")]
+
+pub mod address;
 pub mod components;
 pub mod connection;
 pub mod course;
+#[cfg(feature = "ssr")]
+pub mod first_view;
 pub mod http;
 pub mod key_storage;
 pub mod learner_state;
@@ -187,17 +194,70 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     view! { {body}{panel} }.into_any()
 }
 
-/// Mounts the app on `<body>`, removes the loading message `#boot`, follows
-/// a `#section` in the address, and sets `data-ready="true"` on `<html>`
-/// once the controls are wired.
+/// Mounts the app on `<body>`, removes the lesson's static first view
+/// (`first_view`) and the loading message `#boot`, follows a `#section` in
+/// the address, and sets `data-ready="true"` on `<html>` once the controls
+/// are wired.
 pub fn start() {
+    // The app renders beside the first view, which then goes, all in this
+    // one task: no frame shows both or neither, and the same markup in the
+    // same place means nothing moves. Focus on a link or control in it
+    // moves to the same one in the app.
+    let first_view = document().get_element_by_id("first-view");
+    let focused = first_view.as_ref().and_then(focused_control);
     mount_to_body(App);
+    if let Some(first_view) = first_view {
+        first_view.remove();
+    }
+    if let Some(focused) = focused {
+        focus_control(focused);
+    }
     if let Some(boot) = document().get_element_by_id("boot") {
         boot.remove();
     }
     navigation::scroll_to_fragment();
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("data-ready", "true");
+    }
+}
+
+/// The element with focus in the first view, found again in the app by its
+/// id, or a link by its address (the nth link to it).
+enum Focused {
+    Id(String),
+    Link { href: String, nth: u32 },
+}
+
+fn focused_control(within: &web_sys::Element) -> Option<Focused> {
+    let active = document().active_element()?;
+    if !within.contains(Some(&active)) {
+        return None;
+    }
+    if !active.id().is_empty() {
+        return Some(Focused::Id(active.id()));
+    }
+    let href = active.get_attribute("href")?;
+    let links = within.get_elements_by_tag_name("a");
+    let nth = (0..links.length())
+        .filter_map(|i| links.item(i))
+        .filter(|a| a.get_attribute("href").as_deref() == Some(&href))
+        .position(|a| a.is_same_node(Some(&active)))?;
+    Some(Focused::Link { href, nth: nth as u32 })
+}
+
+fn focus_control(focused: Focused) {
+    let target = match focused {
+        Focused::Id(id) => document().get_element_by_id(&id),
+        Focused::Link { href, nth } => {
+            let links = document().get_elements_by_tag_name("a");
+            (0..links.length())
+                .filter_map(|i| links.item(i))
+                .filter(|a| a.get_attribute("href").as_deref() == Some(&href))
+                .nth(nth as usize)
+        }
+    };
+    if let Some(target) = target.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok()) {
+        let _ = target.focus();
     }
 }
 

@@ -28,7 +28,10 @@ impl Navigator {
     /// Reads the part from the address and follows the back button.
     pub fn start() -> Navigator {
         let part = RwSignal::new(CoursePart::from_search(&current_search()));
-        let _ = window_event_listener(ev::popstate, move |_| {
+        // Only a browser has a back button (natively the release step
+        // renders the first view once).
+        #[cfg(target_arch = "wasm32")]
+        let _ = window_event_listener(leptos::ev::popstate, move |_| {
             let now = CoursePart::from_search(&current_search());
             // Following a #section link also fires popstate; re-rendering
             // the same part would throw away what the learner typed.
@@ -90,7 +93,7 @@ pub fn focus_main() {
 
 /// The address's query string, `?part=trace`.
 fn current_search() -> String {
-    window().location().search().unwrap_or_default()
+    crate::address::search()
 }
 
 /// Scrolls to the element the address's `#fragment` names, for deep links

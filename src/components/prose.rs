@@ -85,6 +85,7 @@ fn render_one(inline: &Inline) -> AnyView {
 /// an absolute `http(s)` address, or a relative one that the browser
 /// resolves to the page's own origin. `None` for anything else, such as a
 /// relative link a browser would take to another host.
+#[cfg(target_arch = "wasm32")]
 pub fn checked_href(href: &str, page: &str) -> Option<String> {
     if let Ok(absolute) = web_sys::Url::new(href) {
         return matches!(absolute.protocol().as_str(), "http:" | "https:").then(|| href.to_owned());
@@ -94,12 +95,28 @@ pub fn checked_href(href: &str, page: &str) -> Option<String> {
     (there.origin() == here.origin()).then(|| href.to_owned())
 }
 
+/// Natively (the release step's static first view) the same check by the
+/// same WHATWG URL rules, through the `url` crate. The page's address is not
+/// known there (`page` is empty), so a relative link is resolved against a
+/// stand-in web page: whether a relative link leaves its page's origin does
+/// not depend on which http(s) page that is.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn checked_href(href: &str, page: &str) -> Option<String> {
+    /// A page under the reserved `.invalid` name (RFC 2606), never a real one.
+    const STAND_IN: &str = "https://first-view.invalid/ttft-lab/";
+    if let Ok(absolute) = url::Url::parse(href) {
+        return matches!(absolute.scheme(), "http" | "https").then(|| href.to_owned());
+    }
+    let here = url::Url::parse(page)
+        .or_else(|_| url::Url::parse(STAND_IN))
+        .ok()?;
+    let there = here.join(href).ok()?;
+    (there.origin() == here.origin()).then(|| href.to_owned())
+}
+
 fn link(text: &[Inline], href: &str) -> AnyView {
     let children = render(text);
-    let page = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
-    let Some(href) = checked_href(href, &page) else {
+    let Some(href) = checked_href(href, &crate::address::href()) else {
         return view! { <span>{children}</span> }.into_any();
     };
     let href = href.as_str();
@@ -125,4 +142,30 @@ pub fn Prose(
     text: String,
 ) -> impl IntoView {
     inlines(&text)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::checked_href;
+
+    /// The cases of `tests/prose.rs`, which checks the browser's version.
+    fn check(href: &str, expected: Option<&str>) {
+        for page in ["", "https://courses.example.org/ttft-lab/?part=trace"] {
+            assert_eq!(checked_href(href, page).as_deref(), expected, "{href} from {page:?}");
+        }
+    }
+
+    #[test]
+    fn natively_links_are_checked_as_the_browser_checks_them() {
+        for same in ["?part=choice", "#split", "notes/week3.html", "/other/page", "../up.html", "./x:y"] {
+            check(same, Some(same));
+        }
+        check("/\\evil.example", None);
+        check("\\\\evil.example/x", None);
+        check("//evil.example", None);
+        check("https://docs.vllm.ai/en/latest/", Some("https://docs.vllm.ai/en/latest/"));
+        check("http://example.org", Some("http://example.org"));
+        check("javascript:alert(1)", None);
+        check("data:text/html,hi", None);
+    }
 }

@@ -122,6 +122,10 @@ fn field(entry: Entry, entries: RwSignal<Entries>, evaluation: Memo<Evaluation>)
                 inputmode="decimal"
                 autocomplete="off"
                 spellcheck="false"
+                // The attribute is the box's text as first rendered, so that
+                // the static first view (HTML, which has no properties)
+                // shows it too; the property keeps it in step as it changes.
+                value=entries.with_untracked(|e| e.text(entry).to_owned())
                 prop:value=move || entries.with(|e| e.text(entry).to_owned())
                 on:input=move |ev| entries.update(|e| e.set(entry, event_target_value(&ev)))
                 aria-invalid=move || if error().is_some() { "true" } else { "false" }

@@ -47,12 +47,7 @@ pub fn read_origins(text: &str) -> Result<Vec<Origin>, Vec<OriginError>> {
 
 /// The page's own address without query or fragment.
 pub fn page_url() -> String {
-    web_sys::window()
-        .and_then(|w| {
-            let l = w.location();
-            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
-        })
-        .unwrap_or_default()
+    crate::address::origin_and_path()
 }
 
 /// Copies `text`: through the Clipboard API when the browser allows it,
@@ -160,7 +155,9 @@ pub fn EmbedPanel(
             Err(_) => "The snippet leaves out what is not a valid origin.".to_owned(),
         })
     };
-    let script_line = resizer_script_tag(&page);
+    // Only where the page's address is known: natively, for the static
+    // first view, it is not, and a line pointing nowhere would mislead.
+    let script_line = (!page.is_empty()).then(|| resizer_script_tag(&page));
     view! {
         <details class="embed-panel">
             <summary>"Embed this part"</summary>

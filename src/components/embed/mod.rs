@@ -29,10 +29,7 @@ pub struct Embedding(pub Arc<EmbedQuery>);
 impl Embedding {
     /// Reads the page's own query string.
     pub fn from_address() -> Embedding {
-        let search = web_sys::window()
-            .and_then(|w| w.location().search().ok())
-            .unwrap_or_default();
-        Embedding::from_query(&search)
+        Embedding::from_query(&crate::address::search())
     }
 
     /// Reads a query string (`?part=trace&embed=1`).

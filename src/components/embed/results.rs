@@ -148,7 +148,9 @@ impl ResultsSink {
 
 /// Milliseconds since the epoch.
 fn now() -> f64 {
-    js_sys::Date::now()
+    // `Date.now()` in the browser (whole milliseconds); the clock natively,
+    // where the release step renders the first view.
+    crate::storage::now_ms() as f64
 }
 
 /// The sink from context (or one that posts nothing), knowing the course's

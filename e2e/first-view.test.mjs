@@ -1,0 +1,194 @@
+//! e2e/first-view.test.mjs: the lesson's static first view, which the
+//! release step writes into the page from the app's own components
+//! (src/first_view.rs), as a learner meets it. With scripting off the lesson
+//! reads (headings, paragraphs, landmarks, the skip link); with scripting
+//! on it passes axe, shows before the wasm has arrived, without the
+//! loading line, says the same words the app then shows (neither has text
+//! the other lacks), and the app takes it over without moving anything
+//! (no layout shift, focus kept). Other parts and
+//! embed mode never show it.
+//!
+//! The wasm is held back with a route until the test lets it go, so "before
+//! the app" is a state the test can look at, not a race. Deliberately
+//! absent: what the lesson says (e2e/lesson.test.mjs).
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertNoProblems,
+  axeCheck,
+  launchBrowser,
+  newPage,
+  partUrl,
+  screenshot,
+  startServer,
+  waitForApp,
+} from './support.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/**
+ * A page whose wasm waits until `release()` is called. Resolves to the
+ * page, its problems, and `release`.
+ */
+async function heldPage(options = {}) {
+  const opened = await newPage(browser, server.origin, options);
+  let release;
+  const gate = new Promise((ok) => {
+    release = ok;
+  });
+  await opened.page.route('**/*.wasm', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  // Every layout shift from the first paint on, as Lighthouse counts them.
+  await opened.page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__shifts.push({ value: e.value, recent: e.hadRecentInput });
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return { ...opened, release };
+}
+
+/** What a learner reads in `selector`, its whitespace evened out. */
+const textOf = (page, selector) =>
+  page.locator(selector).first().evaluate((el) => el.innerText.replace(/\s+/g, ' ').trim());
+
+/** Where each heading and landmark of the page is drawn. */
+const layout = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('h1, h2, h3, header, main, footer, nav, .skip-link')]
+      .filter((el) => el.getClientRects().length > 0)
+      .map((el) => {
+        const r = el.getBoundingClientRect();
+        return `${el.tagName} ${el.textContent.trim().slice(0, 30)} @ ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+      }),
+  );
+
+const lessonHeading = (page) => page.getByRole('heading', { level: 1 });
+const loadingLine = (page) => page.getByRole('status').filter({ hasText: /Loading/ });
+
+describe('with scripting off', () => {
+  test('the lesson reads: landmarks, skip link, headings and paragraphs', async () => {
+    const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780, javaScriptEnabled: false });
+    try {
+      await page.goto(partUrl(server, 'lesson'));
+      assert.ok(await lessonHeading(page).isVisible(), 'the lesson has a visible h1');
+      assert.ok((await lessonHeading(page).innerText()).trim().length > 0);
+      assert.ok(await page.getByRole('link', { name: 'Skip to content' }).count(), 'the skip link is there');
+      assert.ok(await page.getByRole('main').isVisible(), 'the main landmark is there');
+      assert.ok(await page.getByRole('navigation', { name: 'Course parts' }).isVisible());
+      assert.ok(await page.getByRole('navigation', { name: 'Contents' }).isVisible());
+      const sections = await page.getByRole('main').getByRole('heading', { level: 2 }).count();
+      assert.ok(sections >= 4, `the lesson's sections have headings (${sections})`);
+      const paragraphs = await page.getByRole('main').locator('p').evaluateAll((ps) => ps.filter((p) => p.innerText.trim().length > 40).length);
+      assert.ok(paragraphs >= 10, `the lesson's paragraphs are there (${paragraphs})`);
+      assert.ok(await page.getByText(/needs JavaScript/).isVisible(), 'the page says what needs JavaScript');
+      assert.equal(await loadingLine(page).count(), 0, 'no endless "Loading" line');
+      // axe runs as a script, so it cannot run here; the same markup is
+      // scanned below, shown before the app with scripting on.
+      await screenshot(page, 'first-view-no-script');
+      // Chromium still sees the module preload and refuses it ("csp").
+      assertNoProblems(problems, { allow: [/^request failed: .*\.js \(csp\)$/] });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('with scripting on', () => {
+  for (const [width, height] of [[360, 780], [1280, 900]]) {
+    test(`at ${width} px the lesson reads before the app, which takes it over without a jump or a word changed`, async () => {
+      const { page, context, problems, release } = await heldPage({ width, height });
+      try {
+        await page.goto(partUrl(server, 'lesson'), { waitUntil: 'domcontentloaded' });
+        await lessonHeading(page).waitFor();
+        assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false, 'the app has not started yet');
+        assert.equal(await loadingLine(page).count(), 0, 'no "Loading" line over the lesson');
+        const before = await textOf(page, '#first-view');
+        const drawnBefore = await layout(page);
+        if (width === 360) {
+          await axeCheck(page, { label: 'the lesson before the app' });
+        }
+        release();
+        await waitForApp(page);
+        assert.equal(await page.locator('#first-view').count(), 0, 'the first view is gone');
+        const after = await textOf(page, 'body');
+        assert.equal(after, before, 'the app shows exactly the words of the first view');
+        assert.deepEqual(await layout(page), drawnBefore, 'every heading and landmark is where it was');
+        const shifts = await page.evaluate(() => window.__shifts);
+        const total = shifts.reduce((s, e) => s + e.value, 0);
+        assert.ok(total <= 0.001, `no layout shift (${JSON.stringify(shifts)})`);
+        if (width === 360) await screenshot(page, 'first-view-after-app');
+        assertNoProblems(problems);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('focus on a link in the first view moves to the same link in the app', async () => {
+    const { page, context, problems, release } = await heldPage({ width: 360, height: 780 });
+    try {
+      await page.goto(partUrl(server, 'lesson'), { waitUntil: 'domcontentloaded' });
+      await lessonHeading(page).waitFor();
+      await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Trace exercise' }).focus();
+      release();
+      await waitForApp(page);
+      const focused = await page.evaluate(() => ({ text: document.activeElement?.textContent?.trim(), live: document.activeElement?.isConnected }));
+      assert.deepEqual(focused, { text: 'Trace exercise', live: true }, 'focus moved to the same link in the app');
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const query of ['trace', 'interview', 'lesson&embed=1', 'trace&embed=1']) {
+    test(`?part=${query} never shows the lesson's first view`, async () => {
+      const { page, context, problems, release } = await heldPage();
+      try {
+        await page.goto(`${server.url}?part=${query}`, { waitUntil: 'domcontentloaded' });
+        await loadingLine(page).waitFor();
+        assert.equal(await lessonHeading(page).count(), 0, 'no heading of the lesson shows while the app loads');
+        release();
+        await waitForApp(page);
+        assert.equal(await page.locator('#first-view').count(), 0);
+        assert.equal(await lessonHeading(page).count(), 1, 'the part has its own heading');
+        assertNoProblems(problems);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('when the program cannot load, the lesson stays readable under the message', async () => {
+    const { page, context, problems } = await newPage(browser, server.origin);
+    try {
+      await page.route('**/*.wasm', (route) => route.abort());
+      await page.goto(partUrl(server, 'lesson'));
+      const alert = page.getByRole('alert');
+      await alert.waitFor({ timeout: 10000 });
+      assert.match(await alert.innerText(), /could not load its program files/);
+      const alertTop = await alert.evaluate((el) => el.getBoundingClientRect().top);
+      const headingTop = await lessonHeading(page).evaluate((el) => el.getBoundingClientRect().top);
+      assert.ok(alertTop < headingTop, 'the message is above the lesson');
+      assert.ok(await lessonHeading(page).isVisible(), 'the lesson still reads');
+      await axeCheck(page, { label: 'the lesson under the start-up failure message' });
+      assertNoProblems(problems, { allow: [/\.wasm/, /^uncaught exception/, /^console error/] });
+    } finally {
+      await context.close();
+    }
+  });
+});
