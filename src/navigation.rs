@@ -12,7 +12,6 @@
 //! address but `?part=` (lesson sections are plain `#anchors` the browser
 //! handles).
 
-use leptos::ev;
 use leptos::prelude::*;
 use ttft_core::course_part::CoursePart;
 use wasm_bindgen::JsValue;
