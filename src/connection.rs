@@ -18,6 +18,11 @@ pub struct Online(pub ReadSignal<bool>);
 impl Online {
     /// Reads `navigator.onLine` now and follows its changes.
     pub fn watch() -> Online {
+        if cfg!(not(target_arch = "wasm32")) {
+            // Rendered natively for the first view: there is no browser to
+            // ask, and nothing on that view needs the network.
+            return Online(signal(true).0);
+        }
         let (online, set_online) = signal(window().navigator().on_line());
         let _ = window_event_listener(ev::online, move |_| set_online.set(true));
         let _ = window_event_listener(ev::offline, move |_| set_online.set(false));

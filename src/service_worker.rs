@@ -82,6 +82,11 @@ fn container() -> Option<ServiceWorkerContainer> {
 /// passes what it says to `on_news`. Does nothing in a build without one
 /// or a browser without service workers.
 pub fn start(on_news: impl Fn(WorkerNews) + 'static) {
+    if cfg!(not(target_arch = "wasm32")) {
+        // Rendered natively for the first view: there is no page to
+        // register a worker for.
+        return;
+    }
     let (Some(script), Some(container)) = (script_url(), container()) else {
         return;
     };

@@ -99,6 +99,10 @@ fn chains() -> Vec<JsValue> {
 
 /// The host's API, when the page runs inside a learning system.
 pub fn find() -> Option<Host> {
+    if cfg!(not(target_arch = "wasm32")) {
+        // Rendered natively for the first view: there is no frame chain.
+        return None;
+    }
     let windows = chains();
     Standard::ALL.into_iter().find_map(|standard| {
         windows
