@@ -19,10 +19,6 @@
 //   'unsafe-eval'), and exactly the inline scripts in the built page.
 // - style-src 'self' + hashes: the stylesheets and the inline start-up
 //   styles. Styles set from code through the CSSOM are not inline styles.
-// - worker-src 'self': the import part's trace reader, a worker started
-//   from worker-loader.js beside the page. A worker's own scripts and its
-//   WebAssembly fall under the worker's policy (its response headers), not
-//   this page's meta tag.
 // - img-src 'self' data:: the empty data: icon that stops a favicon fetch.
 // - connect-src 'self' https: http://localhost:* http://127.0.0.1:*: the
 //   page's own files (the wasm, an authored exercise by src=) and the AI
@@ -32,7 +28,10 @@
 //   http only on this machine. (CSP cannot name [::1], so parse_base_url
 //   refuses http://[::1] and says to use localhost or 127.0.0.1.)
 // - worker-src 'self': the service worker (sw.js, which lets the page open
-//   offline) and any Web Worker a part starts, from the site's own files.
+//   offline) and the Web Workers parts start from the site's own files
+//   (the import part's trace reader, from worker-loader.js beside the
+//   page). A worker's own scripts and its WebAssembly fall under the
+//   worker's policy (its response headers), not this page's meta tag.
 // - manifest-src 'self': the web app manifest beside the page, which lets
 //   a browser install it.
 // - object-src 'none', base-uri 'none', form-action 'none': no plugins, no
@@ -74,7 +73,6 @@ export function policyFor(html) {
     "default-src 'self'",
     ["script-src 'self' 'wasm-unsafe-eval'", ...scripts].join(' '),
     ["style-src 'self'", ...styles].join(' '),
-    "worker-src 'self'",
     "img-src 'self' data:",
     `connect-src ${CONNECT_SRC}`,
     "worker-src 'self'",
