@@ -304,37 +304,15 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
                 first_token: t(3, "first_token_ms")?,
                 last_token: t(4, "last_token_ms")?,
             };
-            if outcome != Outcome::Completed && events.first_token.is_none() {
-                Breakdown::empty(crate::model::Clock::Server)
-            } else {
-                let trace = RequestTrace {
-                    id: id.clone(),
-                    prompt_tokens,
-                    output_tokens,
-                    queued_at_arrival,
-                    outcome,
-                    timing: Timing::Events(events),
-                };
-                let s = split_request(&trace).map_err(|e| e.to_string())?;
-                let prefill = Prefill {
-                    duration: s.split.prefill,
-                    convention: PrefillConvention::Course,
-                };
-                let mut b = Breakdown::server(
-                    Some(s.split.queue_wait),
-                    Some(prefill),
-                    Some(s.split.emit),
-                    Some(s.ttft()),
-                );
-                b.decode = s.decode.map(|d| d.duration).or_else(|| {
-                    events
-                        .last_token
-                        .zip(events.first_token)
-                        .map(|(l, f)| l - f)
-                });
-                b.e2e = s.end_to_end;
-                b
-            }
+            return event_request(EventRow {
+                id,
+                prompt_tokens,
+                output_tokens,
+                queued_at_arrival,
+                outcome,
+                error,
+                events,
+            });
         }
         Shape::Durations => {
             let queue = t(0, "queue_ms")?;
@@ -367,6 +345,77 @@ fn read_request(cols: &Columns, fields: &[String], n: usize) -> Result<ImportedR
     Ok(ImportedRequest {
         id,
         start: None,
+        prompt_tokens,
+        output_tokens,
+        queued_at_arrival,
+        outcome,
+        error,
+        breakdown,
+    })
+}
+
+/// One row of the events shape, as read from its cells.
+#[derive(Clone, Debug)]
+pub struct EventRow {
+    pub id: String,
+    pub prompt_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub queued_at_arrival: Option<u64>,
+    pub outcome: Outcome,
+    pub error: Option<String>,
+    pub events: Events,
+}
+
+/// The request an events row describes, exactly as a file with that row
+/// imports: the split is `ttft_latency::split_request`'s, and the arrival is
+/// the request's start on the file's own clock (so a replay keeps the gaps
+/// between arrivals). The serving simulator builds its results through this
+/// function, so a run on the page and the same run exported and imported
+/// again are the same requests.
+pub fn event_request(row: EventRow) -> Result<ImportedRequest, String> {
+    let EventRow {
+        id,
+        prompt_tokens,
+        output_tokens,
+        queued_at_arrival,
+        outcome,
+        error,
+        events,
+    } = row;
+    let breakdown = if outcome != Outcome::Completed && events.first_token.is_none() {
+        Breakdown::empty(crate::model::Clock::Server)
+    } else {
+        let trace = RequestTrace {
+            id: id.clone(),
+            prompt_tokens,
+            output_tokens,
+            queued_at_arrival,
+            outcome,
+            timing: Timing::Events(events),
+        };
+        let s = split_request(&trace).map_err(|e| e.to_string())?;
+        let prefill = Prefill {
+            duration: s.split.prefill,
+            convention: PrefillConvention::Course,
+        };
+        let mut b = Breakdown::server(
+            Some(s.split.queue_wait),
+            Some(prefill),
+            Some(s.split.emit),
+            Some(s.ttft()),
+        );
+        b.decode = s.decode.map(|d| d.duration).or_else(|| {
+            events
+                .last_token
+                .zip(events.first_token)
+                .map(|(l, f)| l - f)
+        });
+        b.e2e = s.end_to_end;
+        b
+    };
+    Ok(ImportedRequest {
+        id,
+        start: events.arrival,
         prompt_tokens,
         output_tokens,
         queued_at_arrival,

@@ -288,7 +288,8 @@ pub struct ImportedRequest {
     /// The source's id for it, or its position when the source has none.
     pub id: String,
     /// When it started, in microseconds since the Unix epoch, when the source
-    /// says. On a client clock this is when it was sent.
+    /// says (the CSV's events shape: its `arrival_ms`, on the file's own
+    /// clock). On a client clock this is when it was sent.
     pub start: Option<Micros>,
     /// Tokens in the prompt, if recorded.
     pub prompt_tokens: Option<u64>,
