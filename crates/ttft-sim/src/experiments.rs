@@ -441,7 +441,7 @@ fn evidence_of(run: &Run) -> Vec<(Evidence, bool, String)> {
         (
             Evidence::Preemptions,
             t.preemptions > 0,
-            format!("{} preemptions", t.preemptions),
+            format!("{} preemption{}", t.preemptions, if t.preemptions == 1 { "" } else { "s" }),
         ),
         (
             Evidence::SlotsFreeWhileQueued,

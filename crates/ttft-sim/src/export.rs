@@ -100,3 +100,46 @@ pub fn to_csv(run: &Run) -> String {
     }
     out
 }
+
+/// The run as the import part reads its exported CSV: each request through
+/// `ttft_import::csv::event_request`, the same function that reads a row, so
+/// the page shows a simulated run with every view of an imported trace
+/// without writing and parsing the text. A test checks it against
+/// `ttft_import::import(&to_csv(run))`.
+pub fn to_import(run: &Run) -> ttft_import::Import {
+    use ttft_import::csv::{event_request, EventRow};
+    use ttft_latency::Events;
+    let mut imp = ttft_import::Import::new(ttft_import::Format::Csv);
+    imp.requests.reserve(run.requests.len());
+    for r in &run.requests {
+        let outcome = r.outcome();
+        let error = match r.end {
+            End::Finished => None,
+            End::Rejected(why) => Some(why.describe().to_owned()),
+            End::Unfinished => Some("still running when the simulation ended".to_owned()),
+        };
+        let row = EventRow {
+            id: r.id(),
+            prompt_tokens: Some(u64::from(r.prompt_tokens)),
+            output_tokens: (r.generated > 0).then_some(u64::from(r.generated)),
+            queued_at_arrival: Some(u64::from(r.queued_at_arrival)),
+            outcome,
+            error,
+            events: Events {
+                arrival: Some(r.arrival),
+                admitted: r.first_scheduled,
+                prefill_end: r.prefill_end,
+                first_token: r.first_token,
+                last_token: r.last_token,
+            },
+        };
+        match event_request(row) {
+            Ok(req) => imp.requests.push(req),
+            Err(message) => imp.problems.push(ttft_import::model::Problem {
+                location: ttft_import::model::Location::Line(r.index as usize + 2),
+                message,
+            }),
+        }
+    }
+    imp
+}

@@ -24,6 +24,8 @@
 //!   unchanged by `ttft-import`. [`Replay::from_import`] goes the other way:
 //!   an imported trace's arrivals and lengths as a workload.
 //! - [`experiments`]: the three guided experiments' checkers.
+//! - [`report`]: a run's figures as table cells and sentences for the page
+//!   (A and B compared, the series and sweep tables).
 //!
 //! Architecture invariant: depends on `ttft-latency`, `ttft-import` (for
 //! replay and the export format) and serde; no browser dependency, no I/O,
@@ -36,6 +38,7 @@ pub mod experiments;
 pub mod export;
 pub mod preset;
 pub mod query;
+pub mod report;
 pub mod rng;
 pub mod run;
 pub mod settings;

@@ -61,6 +61,12 @@ pub fn to_query(settings: &Settings) -> String {
 
 /// The same with every key prefixed (`b.` for the second of two runs).
 pub fn to_query_with(s: &Settings, prefix: &str) -> String {
+    join(values(s).iter().map(|(k, v)| (*k, v.as_str())), prefix)
+}
+
+/// Each setting `to_query` writes and its value as text (not encoded): what
+/// a form shows in its fields.
+pub fn values(s: &Settings) -> Vec<(Setting, String)> {
     let mut pairs: Vec<(Setting, String)> = vec![
         (Setting::Version, VERSION.to_string()),
         (Setting::Seed, s.seed.to_string()),
@@ -155,10 +161,33 @@ pub fn to_query_with(s: &Settings, prefix: &str) -> String {
         (Setting::Convention, convention_id(s.convention).into()),
     ]);
     pairs
+}
+
+/// A query string of settings and their text values, each key prefixed.
+pub fn join<'a>(pairs: impl IntoIterator<Item = (Setting, &'a str)>, prefix: &str) -> String {
+    pairs
         .into_iter()
-        .map(|(k, v)| format!("{prefix}{}={}", k.key(), encode(&v)))
+        .map(|(k, v)| format!("{prefix}{}={}", k.key(), encode(v)))
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// The known settings in a query string (keys with `prefix`), each with its
+/// value decoded, in the order given; the last of a repeated key wins.
+pub fn read_values(query: &str, prefix: &str) -> Vec<(Setting, String)> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut out: Vec<(Setting, String)> = Vec::new();
+    for pair in query.split('&').filter(|p| !p.trim().is_empty()) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = decode(raw_key).trim().to_ascii_lowercase();
+        let Some(setting) = key.strip_prefix(prefix).and_then(Setting::from_key) else {
+            continue;
+        };
+        let value = decode(raw_value).trim().to_owned();
+        out.retain(|(s, _)| *s != setting);
+        out.push((setting, value));
+    }
+    out
 }
 
 fn bool_text(b: bool) -> String {
@@ -576,6 +605,23 @@ fn decode_with(s: &str, plus_is_space: bool) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::*;
+
+    #[test]
+    fn values_read_back_as_the_same_query() {
+        let s = Settings::default();
+        let q = to_query(&s);
+        let v = read_values(&q, "");
+        assert_eq!(v, values(&s));
+        assert_eq!(join(v.iter().map(|(k, v)| (*k, v.as_str())), ""), q);
+        let b = to_query_with(&s, "b.");
+        assert_eq!(read_values(&format!("{q}&{b}"), "b."), values(&s));
+        assert_eq!(read_values("seqs=1&seqs=2&x=3", ""), vec![(Setting::MaxNumSeqs, "2".to_owned())]);
+    }
 }
 
 #[cfg(test)]

@@ -249,6 +249,12 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// True when the run needs an imported trace (replayed arrivals or
+    /// lengths).
+    pub fn replays(&self) -> bool {
+        matches!(self.arrivals, Arrivals::Replay { .. }) || matches!(self.lengths, Lengths::Replay)
+    }
+
     /// The default workload on `preset`, with its KV capacity and vLLM's
     /// default limits there.
     pub fn for_preset(preset: Preset) -> Settings {
@@ -554,7 +560,7 @@ pub(crate) fn group(n: u64) -> String {
 
 /// One setting, named in errors so the page can show the message beside
 /// its control.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Setting {
     Version,

@@ -163,6 +163,16 @@ impl Replay {
         &self.requests
     }
 
+    /// Requests kept for the replay.
+    pub fn len(&self) -> usize {
+        self.requests.len()
+    }
+
+    /// True when no request was kept (never, for a `Replay` that exists).
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty()
+    }
+
     /// True when every replayed request has an arrival time.
     pub fn has_arrivals(&self) -> bool {
         self.has_arrivals

@@ -69,6 +69,14 @@ fn export_then_import_gives_the_same_splits() {
         imp.summarise(None, Convention::NearestRank),
         run.all.summary
     );
+    // The page's view of the run is the imported file, request for request
+    // (each arrival kept as its start, so a replay keeps the gaps).
+    let direct = export::to_import(&run);
+    assert_eq!(direct.requests, imp.requests);
+    assert!(direct.problems.is_empty());
+    for (sim, back) in run.requests.iter().zip(&imp.requests) {
+        assert_eq!(back.start, Some(sim.arrival));
+    }
     // The export is stable: the same run writes the same bytes.
     assert_eq!(export::to_csv(&run), csv);
     assert!(csv.starts_with("id,class,outcome,error,arrival_ms,admitted_ms,prefill_end_ms,first_token_ms,last_token_ms,"));
