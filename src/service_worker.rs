@@ -133,7 +133,13 @@ async fn register(script: String, on_news: Rc<dyn Fn(WorkerNews)>) {
     options.set_scope("./");
     let registration = match JsFuture::from(workers.register_with_options(&script, &options)).await
     {
-        Ok(r) => r.unchecked_into::<ServiceWorkerRegistration>(),
+        Ok(r) => match r.dyn_into::<ServiceWorkerRegistration>() {
+            Ok(r) => r,
+            // A browser (or an extension, or a test harness) that blocks
+            // service workers may answer with nothing at all: no offline
+            // use, and nothing else changes.
+            Err(_) => return,
+        },
         Err(e) => {
             // Offline, the browser cannot check for a new version; that is
             // not worth a word. Online, a host that serves sw.js wrongly is.
