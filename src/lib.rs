@@ -46,6 +46,7 @@ use components::embed::height_reporter::start_height_reporter;
 use components::embed::results::ResultsSink;
 use components::embed::Embedding;
 use components::import::import_page::ImportPage;
+use components::simulate::host::SimulateHost;
 use components::offline_status::OfflineStatus;
 use components::lesson::LessonPage;
 use components::practice::{
@@ -181,6 +182,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         }
         .into_any(),
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
+        CoursePart::Simulate => view! { <SimulateHost /> }.into_any(),
         CoursePart::Author => view! { <AuthoringPage course=Arc::clone(course) /> }.into_any(),
     };
     let panel_content = matches!(part, CoursePart::Trace | CoursePart::Choice)

@@ -23,6 +23,7 @@ pub mod offline_status;
 pub mod practice;
 pub mod prose;
 pub mod second_opinion;
+pub mod simulate;
 pub mod site_header;
 pub mod storage_status;
 pub mod timeline_chart;

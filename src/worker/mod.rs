@@ -17,6 +17,9 @@
 //!   (Cancel is `terminate`, at once, whatever the worker is doing).
 //! - `host` (the worker's side): hands each request to the part's handler
 //!   and posts its replies as they are made.
+//! - `sim`: the serving simulator's protocol and its lab (the
+//!   `sim-worker` binary), which owns `ttft_sim`'s runs, sweeps and
+//!   experiment checks.
 //! - `import`: the trace reader's protocol and its session (the
 //!   `import-worker` binary), which owns `ttft_import::Importer`; `pack`
 //!   is how its requests cross: compact bytes, quick to read on the page.
@@ -28,4 +31,5 @@ pub mod bridge;
 pub mod host;
 pub mod import;
 pub mod pack;
+pub mod sim;
 pub mod wire;

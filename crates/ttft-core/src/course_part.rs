@@ -28,6 +28,8 @@ pub enum CoursePart {
     Interview,
     /// A learner's own trace file, split as far as its format allows.
     Import,
+    /// The serving simulator: make queue wait and prefill happen.
+    Simulate,
     /// The lesson's worked timeline alone, for embedding.
     Timeline,
     /// Writing an exercise as data (for instructors).
@@ -36,12 +38,13 @@ pub enum CoursePart {
 
 impl CoursePart {
     /// Every part, in the order the navigation lists them.
-    pub const ALL: [CoursePart; 5] = [
+    pub const ALL: [CoursePart; 6] = [
         CoursePart::Lesson,
         CoursePart::Trace,
         CoursePart::Choice,
         CoursePart::Interview,
         CoursePart::Import,
+        CoursePart::Simulate,
     ];
 
     /// The parts that have an address but no place in the navigation.
@@ -55,6 +58,7 @@ impl CoursePart {
             CoursePart::Choice => "choice",
             CoursePart::Interview => "interview",
             CoursePart::Import => "import",
+            CoursePart::Simulate => "simulate",
             CoursePart::Timeline => "timeline",
             CoursePart::Author => "author",
         }
@@ -77,6 +81,7 @@ impl CoursePart {
             CoursePart::Choice => "ttft-lab exercise: choose a serving configuration",
             CoursePart::Interview => "ttft-lab interview question with self-score",
             CoursePart::Import => "ttft-lab: split your own trace",
+            CoursePart::Simulate => "ttft-lab serving simulator: make queue wait and prefill happen",
             CoursePart::Author => "ttft-lab: author an exercise",
         }
     }
@@ -89,6 +94,7 @@ impl CoursePart {
             CoursePart::Choice => "Configuration choice",
             CoursePart::Interview => "Interview question",
             CoursePart::Import => "Import a trace",
+            CoursePart::Simulate => "Simulate",
             CoursePart::Timeline => "Worked timeline",
             CoursePart::Author => "Author an exercise",
         }
@@ -158,6 +164,7 @@ mod tests {
         check("?embed=1&part=interview", CoursePart::Interview);
         check("?part=choice&embed=1", CoursePart::Choice);
         check("?part=import", CoursePart::Import);
+        check("?part=simulate&sim=1&seqs=4", CoursePart::Simulate);
         check("?part=nonsense", CoursePart::Lesson);
         check("?part=", CoursePart::Lesson);
         check("?parts=trace", CoursePart::Lesson);

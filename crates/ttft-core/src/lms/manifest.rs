@@ -45,6 +45,7 @@ fn part_name(p: CoursePart) -> &'static str {
         CoursePart::Choice => "the configuration choice",
         CoursePart::Interview => "the interview question with its self-score",
         CoursePart::Import => "reading your own trace file",
+        CoursePart::Simulate => "the serving simulator",
         CoursePart::Author => "writing an exercise of your own",
     }
 }

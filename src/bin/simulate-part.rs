@@ -1,0 +1,60 @@
+//! The simulate part's page (`?part=simulate`), as a wasm of its own: the
+//! settings form, the runs, the sweep, the experiments and their views.
+//! Trunk builds it beside the page (`data-type="worker"`: fixed names, no
+//! preload, the no-modules glue); `simulate-loader.js` starts it the first
+//! time the part opens, so the lesson and the other parts never fetch it.
+//! It runs on the page's main thread and mounts into `#simulate-root`,
+//! which the page's own wasm renders (`components::simulate::host`); the
+//! simulator itself runs in a worker again (`sim-worker`).
+
+use std::cell::RefCell;
+use ttft_lab::components::simulate::simulate_page::SimulatePage;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// The mounted part; dropping it unmounts it (and ends its worker).
+    static MOUNTED: RefCell<Option<Box<dyn std::any::Any>>> = const { RefCell::new(None) };
+}
+
+/// Mounts the part into `#simulate-root`; false when there is no such
+/// element (the learner has left the part).
+#[wasm_bindgen]
+pub fn mount_simulate() -> bool {
+    unmount_simulate();
+    let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("simulate-root"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return false;
+    };
+    let handle = leptos::mount::mount_to(root, SimulatePage);
+    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(handle)));
+    true
+}
+
+/// Unmounts the part, if it is mounted.
+#[wasm_bindgen]
+pub fn unmount_simulate() {
+    let old = MOUNTED.with(|m| m.borrow_mut().take());
+    drop(old);
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        // Say so where the part was, instead of leaving a page that no
+        // longer answers.
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("simulate-root"))
+        {
+            root.set_text_content(Some(
+                "The simulate part stopped because of a bug. Reload the page to start it again; \
+                 nothing you saved elsewhere in the course is affected.",
+            ));
+            let _ = root.set_attribute("role", "alert");
+        }
+    }));
+}
