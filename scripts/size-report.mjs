@@ -37,6 +37,7 @@
 //!    finished in LIGHTHOUSE_RUN_TIMEOUT_MS is stopped, with its Chromium,
 //!    and reported with the last thing Lighthouse said.
 //! 5. With --import-bench: scripts/import-bench.mjs (one run).
+//! 6. With --sim-bench: scripts/sim-bench.mjs (one run).
 //!
 //! It does not fail on a big or slow build; it only reports, and it exits
 //! non-zero only when it cannot measure. It ends with the per-part table
@@ -73,6 +74,7 @@ const PARTS = [
   ['choice', '?part=choice'],
   ['interview', '?part=interview'],
   ['import', '?part=import'],
+  ['simulate', '?part=simulate'],
   ['author', '?part=author'],
   ['trace, embedded', '?part=trace&embed=1'],
   ['lesson, embedded', '?part=lesson&embed=1'],
@@ -123,11 +125,11 @@ function watchPage() {
     !document.getElementById('boot') &&
     document.documentElement.hasAttribute('data-ready') &&
     !!document.querySelector('body button:not([disabled]), body a[href]');
-  const wantsInput = /[?&]part=import(&|$)/.test(location.search);
+  const wantsInput = /[?&]part=(import|simulate)(&|$)/.test(location.search);
   const mark = () => {
     if (window.__ttftHeadingAt === undefined && readable()) window.__ttftHeadingAt = performance.now();
     if (window.__ttftReadyAt === undefined && usable()) window.__ttftReadyAt = performance.now();
-    if (wantsInput && window.__ttftInputAt === undefined && document.getElementById('import-file')) window.__ttftInputAt = performance.now();
+    if (wantsInput && window.__ttftInputAt === undefined && (document.getElementById('import-file') || document.getElementById('sim-run-a'))) window.__ttftInputAt = performance.now();
     const input = !wantsInput || window.__ttftInputAt !== undefined;
     if (window.__ttftHeadingAt !== undefined && window.__ttftReadyAt !== undefined && input) observer.disconnect();
   };
@@ -156,7 +158,7 @@ async function loadOnce(browser, url) {
     () =>
       window.__ttftReadyAt !== undefined &&
       window.__ttftHeadingAt !== undefined &&
-      (!/[?&]part=import(&|$)/.test(location.search) || window.__ttftInputAt !== undefined),
+      (!/[?&]part=(import|simulate)(&|$)/.test(location.search) || window.__ttftInputAt !== undefined),
     null,
     {
     timeout: READY_TIMEOUT_MS,
@@ -429,6 +431,10 @@ try {
   await reportStartTime(server, browser);
   const lighthouse = args.has('--lighthouse') ? await reportLighthouse(server) : null;
   markdown(parts, lighthouse);
+  if (args.has('--sim-bench')) {
+    console.log('\nSimulator benchmark (scripts/sim-bench.mjs, one run)');
+    spawnSync(process.execPath, [join(ROOT, 'scripts', 'sim-bench.mjs'), '--runs', '1'], { stdio: 'inherit' });
+  }
   if (args.has('--import-bench')) {
     console.log('\nImport benchmark (scripts/import-bench.mjs, one run)');
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'import-bench.mjs'), '--runs', '1'], { stdio: 'inherit' });
