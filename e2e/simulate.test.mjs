@@ -109,6 +109,9 @@ test('the lesson fetches no part of the simulator; the Simulate link loads it, a
   assert.match(await cell(page, 'A', 'hint', 'p95 TTFT'), /^[\d,.]+ ms$/);
   // The reading, the series chart with its table, and every request split.
   await waitForText(page.locator('.sim-reading').first(), /p95 TTFT is .* over .* requests with a first token \(linear percentiles\)/);
+  await page.getByText(/p50, p95 and p99 of each part, by class/).click();
+  const parts = page.getByRole('table', { name: "Run A: each part's percentiles by class" });
+  assert.equal(await parts.locator('tbody tr').count(), 12, 'three parts for each of three classes and for all requests');
   await page.getByRole('img', { name: /Run A over time/ }).waitFor();
   await page.getByText(/The chart's data \(\d+ buckets\)/).click();
   await page.getByRole('region', { name: 'Run A over time, as a table' }).waitFor();

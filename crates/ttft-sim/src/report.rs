@@ -123,6 +123,41 @@ pub fn class_rows(classes: &[ClassStats], all: &ClassStats) -> Vec<ClassRow> {
     rows
 }
 
+/// One part's percentiles for one class (or all requests).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartRow {
+    pub class: String,
+    pub part: String,
+    pub p50: String,
+    pub p95: String,
+    pub p99: String,
+}
+
+/// p50, p95 and p99 of queue wait, prefill and emit, per class, then for
+/// all requests when there is more than one class.
+pub fn part_rows(classes: &[ClassStats], all: &ClassStats) -> Vec<PartRow> {
+    let mut out = Vec::new();
+    let mut add = |name: &str, c: &ClassStats| {
+        for part in [Part::QueueWait, Part::Prefill, Part::Emit] {
+            let p = c.summary.parts.as_ref().map(|pp| pp.part(part));
+            out.push(PartRow {
+                class: name.to_owned(),
+                part: part.label().to_owned(),
+                p50: pick(p, |p| p.p50.value),
+                p95: pick(p, |p| p.p95.value),
+                p99: pick(p, |p| p.p99.value),
+            });
+        }
+    };
+    for c in classes {
+        add(&c.name, c);
+    }
+    if classes.len() != 1 {
+        add("all requests", all);
+    }
+    out
+}
+
 /// The run's own figures, as label and value.
 pub fn totals(t: &Totals) -> Vec<(String, String)> {
     let mut out = vec![
@@ -430,6 +465,10 @@ mod tests {
         assert!(d.iter().any(|d| d.figure == "p95 TTFT, all requests" && d.change == "0 ms (0%)"), "{d:?}");
         assert!(d.iter().any(|d| d.figure == "preemptions" && d.change == "same"));
         assert_eq!(series_rows(&r.series).len(), r.series.points.len());
+        let parts = part_rows(&r.classes, &r.all);
+        assert_eq!(parts.len(), 3 * (r.classes.len() + 1));
+        assert_eq!((parts[0].class.as_str(), parts[0].part.as_str()), ("hint", "queue wait"));
+        assert!(parts.iter().all(|p| p.p50.ends_with(" ms")));
     }
 
     #[test]

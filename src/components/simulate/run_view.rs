@@ -52,6 +52,12 @@ pub fn RunFiguresView(which: Slot, figures: RunFigures) -> impl IntoView {
     let replayed = figures.replayed.clone().map(|n| view! { <p>{format!("Replays {n}.")}</p> });
     let table_id = format!("sim-classes-{}", name.to_ascii_lowercase());
     let table_label = table_id.clone();
+    let parts_id = format!("sim-parts-{}", name.to_ascii_lowercase());
+    let parts_label = parts_id.clone();
+    let parts = report::part_rows(&figures.classes, &figures.all)
+        .into_iter()
+        .map(|r| view! { <tr><th scope="row">{r.class}</th><td>{r.part}</td><td class="num">{r.p50}</td><td class="num">{r.p95}</td><td class="num">{r.p99}</td></tr> })
+        .collect_view();
     view! {
         <div class="sim-figures">
             {ignored}
@@ -81,6 +87,22 @@ pub fn RunFiguresView(which: Slot, figures: RunFigures) -> impl IntoView {
                 </table>
             </div>
             <p class="field-help">"Each part's p95 is its own percentile: the three need not add up to the p95 TTFT."</p>
+            <details class="sim-parts">
+                <summary>{format!("p50, p95 and p99 of each part, by class ({convention} percentiles)")}</summary>
+                <div class="table-scroll" role="region" aria-labelledby=parts_label tabindex="0">
+                    <table>
+                        <caption id=parts_id>{format!("Run {name}: each part's percentiles by class")}</caption>
+                        <thead><tr>
+                            <th scope="col">"Class"</th>
+                            <th scope="col">"Part"</th>
+                            <th scope="col" class="num">"p50"</th>
+                            <th scope="col" class="num">"p95"</th>
+                            <th scope="col" class="num">"p99"</th>
+                        </tr></thead>
+                        <tbody>{parts}</tbody>
+                    </table>
+                </div>
+            </details>
             <dl class="sim-totals">{totals}</dl>
             <SeriesChart which=which figures=figures />
         </div>

@@ -104,6 +104,12 @@ pub fn SimulatePage() -> impl IntoView {
     let target = RwSignal::new(Micros::from_ms(1_000));
     let convention = RwSignal::new(Convention::Linear);
 
+    // The form and the status come first; the sweep and the experiments
+    // are drawn in a task of their own, so mounting the part does not hold
+    // the page for one long task.
+    let later = RwSignal::new(false);
+    set_timeout(move || later.set(true), std::time::Duration::ZERO);
+
     let write_address = move || {
         let q = |k: usize| runs[k].with_untracked(|r| r.as_ref().map(|s| s.figures.query.clone()));
         let (a, b) = (q(0), q(1));
@@ -443,6 +449,7 @@ pub fn SimulatePage() -> impl IntoView {
             {run_section(Slot::A)}
             {run_section(Slot::B)}
             {comparison}
+            {move || later.get().then(|| view! {
             <section class="sim-sweep" aria-labelledby="sim-sweep-title">
                 <h2 id="sim-sweep-title">"Sweep the arrival rate"</h2>
                 <p>"Run the form's settings at a range of arrival rates, as shares of what the engine can serve, and see which part of the p95 TTFT grows."</p>
@@ -465,6 +472,7 @@ pub fn SimulatePage() -> impl IntoView {
                 {move || sweep.get().map(|result| view! { <SweepView result=result /> })}
             </section>
             <Experiments form=form checks=checks on_check=on_check on_loaded=on_loaded />
+            })}
             {requests_view}
         </div>
     }
