@@ -134,7 +134,7 @@ test("dist/sw.js lists exactly the built files, none of the .gz/.br copies, unde
   const plan = await planFor(buildA);
   // The import part's worker wasm is over the precache size too: it is
   // kept once the import part has been opened.
-  assert.deepEqual(plan.onDemand.map(([p]) => p).sort(), [NEVER, OPENED, 'import-worker_bg.wasm'].sort());
+  assert.deepEqual(plan.onDemand.map(([p]) => p).sort(), [NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm'].sort());
   assert.notEqual((await planFor(buildB)).version, plan.version, 'a changed file is a new version');
 });
 
