@@ -197,7 +197,8 @@ async function reportParts(server, browser) {
         ` interactive ${pad(kb(r.readyBytes), 9)} at ${pad(r.readyMs.toFixed(0), 5)} ms; in all ${kb(r.allBytes)} in ${r.files} files`,
     );
     if (r.inputMs !== undefined) {
-      console.log(`  ${''.padEnd(18)} file input (trace reader started) ${pad(kb(r.inputBytes), 9)} at ${pad(r.inputMs.toFixed(0), 5)} ms`);
+      const what = name === 'simulate' ? 'Run button (simulator started)  ' : 'file input (trace reader started)';
+      console.log(`  ${''.padEnd(18)} ${what} ${pad(kb(r.inputBytes), 9)} at ${pad(r.inputMs.toFixed(0), 5)} ms`);
     }
   }
   const lesson = results.find((r) => r.name === 'lesson');
