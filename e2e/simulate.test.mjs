@@ -261,7 +261,8 @@ test('Cancel stops a long run at once, and the next run works', async () => {
   await setField(page, 'Request count', '1000000');
   await setField(page, 'Arrival rate (requests a second)', '3');
   await runButton(page, 'A').click();
-  await waitForText(status(page), /Running A: [\d,]+ requests arrived/, { timeout: 30000 });
+  await waitForText(status(page), 'Running A…', { timeout: 30000 });
+  await waitForText(page.locator('.sim-counts'), /^[\d,]+ requests arrived, [\d,]+ done, [\d,.]+ ms simulated\.$/);
   await page.locator('progress[aria-label="Simulation progress"]').waitFor();
   await axeCheck(page, { label: 'simulate, running' });
   await page.getByRole('button', { name: 'Cancel' }).click();

@@ -317,20 +317,26 @@ pub fn SimulatePage() -> impl IntoView {
                 Said::Trace(text) => text,
                 Said::Problem(text) => return view! { <p class="field-error" role="alert">{text}</p> }.into_any(),
             },
-            Busy::Running { slot, arrived, ended, simulated_ms, .. } => format!(
-                "Running {}: {} requests arrived, {} done, {} simulated\u{2026}",
-                slot.name(),
-                group_thousands(arrived as u64),
-                group_thousands(ended as u64),
-                ttft_sim::report::shown(Micros((simulated_ms * 1_000.0) as i64))
-            ),
-            Busy::Receiving { requests } => format!("Preparing the results: {} requests received\u{2026}", group_thousands(requests as u64)),
+            Busy::Running { slot, .. } => format!("Running {}\u{2026}", slot.name()),
+            Busy::Receiving { .. } => "Preparing the results\u{2026}".to_owned(),
             Busy::Sweeping(p) => format!("Sweeping: point {} of {}\u{2026}", (p.points_done + 1).min(p.points), p.points),
             Busy::Exporting(slot) => format!("Writing run {} as a trace file\u{2026}", slot.name()),
             Busy::Checking => "Checking the experiment\u{2026}".to_owned(),
             Busy::Reading(name) => format!("Reading {name}\u{2026}"),
         };
         view! { <p>{line}</p> }.into_any()
+    };
+    // The counts change many times a second, so they are beside the live
+    // region, not in it: a screen reader announces each stage once.
+    let counts = move || match busy.get() {
+        Busy::Running { arrived, ended, simulated_ms, .. } => Some(format!(
+            "{} requests arrived, {} done, {} simulated.",
+            group_thousands(arrived as u64),
+            group_thousands(ended as u64),
+            ttft_sim::report::shown(Micros((simulated_ms * 1_000.0) as i64))
+        )),
+        Busy::Receiving { requests } => Some(format!("{} requests received.", group_thousands(requests as u64))),
+        _ => None,
     };
     let progress = move || {
         let fraction = match busy.get() {
@@ -445,6 +451,7 @@ pub fn SimulatePage() -> impl IntoView {
                 <h2 id="sim-status-title" class="visually-hidden">"Simulator status"</h2>
                 <div role="status">{status}</div>
                 {progress}
+                <p class="sim-counts">{counts}</p>
             </section>
             {run_section(Slot::A)}
             {run_section(Slot::B)}
