@@ -20,6 +20,7 @@ pub mod embed;
 pub mod import;
 pub mod lesson;
 pub mod offline_status;
+pub mod on_demand;
 pub mod practice;
 pub mod prose;
 pub mod second_opinion;

@@ -21,6 +21,7 @@ use super::import_charts::ImportCharts;
 use super::import_summary::ImportSummary;
 use super::results_table::ResultsTable;
 use super::slices::{download, Note, TraceReader};
+use crate::components::on_demand::{OnDemandFailed, OnDemandLoading};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_import::{export, report, tool_summary, Import, UnknownFormat};
@@ -209,25 +210,20 @@ pub fn ImportPage() -> impl IntoView {
         loaded.set(None);
         stage.set(Stage::Cancelled { name });
     };
-    let retry = move |_| {
+    let retry = Callback::new(move |()| {
         set_reader(ReaderState::Loading);
         let _ = reader.try_with_value(|r| r.retry());
-    };
+    });
     let input = move || match reader_state.get() {
         ReaderState::Loading => view! {
-            <div class="reader-loading" role="status">
-                <p>"Loading the trace reader\u{2026}"</p>
-                <p class="field-help">"It reads and splits files here in your browser, so it is fetched only when this part opens."</p>
-            </div>
+            <OnDemandLoading
+                text="Loading the trace reader\u{2026}"
+                help="It reads and splits files here in your browser, so it is fetched only when this part opens."
+            />
         }
         .into_any(),
         ReaderState::Failed(reason) => view! {
-            <div class="notice notice-error reader-failed" role="alert">
-                <p><strong>"The trace reader could not load, so no file can be read yet."</strong></p>
-                <p>{format!("The browser said: {reason}.")}</p>
-                <p>"Check that you are online, then try again."</p>
-                <button type="button" on:click=retry>"Retry"</button>
-            </div>
+            <OnDemandFailed headline="The trace reader could not load, so no file can be read yet." reason=reason on_retry=retry />
         }
         .into_any(),
         ReaderState::Ready => view! { <DropZone on_file=on_file on_text=on_text on_example=on_example /> }.into_any(),

@@ -10,6 +10,7 @@
 //! anything. What it deliberately does not do: know anything of the
 //! simulator.
 
+use crate::components::on_demand::{OnDemandFailed, OnDemandLoading};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -99,10 +100,10 @@ pub fn SimulateHost() -> impl IntoView {
             }
         });
     }
-    let retry = move |_| {
+    let retry = Callback::new(move |()| {
         state.set(Load::Loading);
         load();
-    };
+    });
     view! {
         <article class="simulate-page">
             <h1 id="page-title">"Simulate a serving engine"</h1>
@@ -115,19 +116,14 @@ pub fn SimulateHost() -> impl IntoView {
             <p class="notice notice-info">{ttft_sim::TEACHING_NOTE}</p>
             {move || match state.get() {
                 Load::Loading => view! {
-                    <div class="reader-loading" role="status">
-                        <p>"Loading the simulator\u{2026}"</p>
-                        <p class="field-help">"It runs here in your browser, so it is fetched only when this part opens."</p>
-                    </div>
+                    <OnDemandLoading
+                        text="Loading the simulator\u{2026}"
+                        help="It runs here in your browser, so it is fetched only when this part opens."
+                    />
                 }
                 .into_any(),
                 Load::Failed(reason) => view! {
-                    <div class="notice notice-error reader-failed" role="alert">
-                        <p><strong>"The simulator could not load, so nothing can be run yet."</strong></p>
-                        <p>{format!("The browser said: {reason}.")}</p>
-                        <p>"Check that you are online, then try again."</p>
-                        <button type="button" on:click=retry>"Retry"</button>
-                    </div>
+                    <OnDemandFailed headline="The simulator could not load, so nothing can be run yet." reason=reason on_retry=retry />
                 }
                 .into_any(),
                 Load::Mounted => ().into_any(),

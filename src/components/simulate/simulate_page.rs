@@ -23,6 +23,7 @@ use crate::components::import::import_charts::ImportCharts;
 use crate::components::import::import_summary::ImportSummary;
 use crate::components::import::results_table::ResultsTable;
 use crate::components::import::slices::download;
+use crate::components::on_demand::{OnDemandFailed, OnDemandLoading};
 use crate::worker::sim::{self, Ask, Attempt, RunFigures, Slot};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -270,10 +271,10 @@ pub fn SimulatePage() -> impl IntoView {
         busy.set(Busy::Idle);
         said.set(Said::Cancelled);
     };
-    let retry = move |_| {
+    let retry = Callback::new(move |()| {
         worker.set(WorkerState::Loading);
         let _ = lab.try_with_value(|l| l.retry());
-    };
+    });
     let pick_trace = move |e: leptos::ev::Event| {
         let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
@@ -416,19 +417,14 @@ pub fn SimulatePage() -> impl IntoView {
 
     let controls = move || match worker.get() {
         WorkerState::Loading => view! {
-            <div class="reader-loading" role="status">
-                <p>"Starting the simulator's engine\u{2026}"</p>
-                <p class="field-help">"It runs off the page's main thread, so the page answers while it works."</p>
-            </div>
+            <OnDemandLoading
+                text="Starting the simulator's engine\u{2026}"
+                help="It runs off the page's main thread, so the page answers while it works."
+            />
         }
         .into_any(),
         WorkerState::Failed(reason) => view! {
-            <div class="notice notice-error reader-failed" role="alert">
-                <p><strong>"The simulator's engine could not load, so nothing can be run yet."</strong></p>
-                <p>{format!("The browser said: {reason}.")}</p>
-                <p>"Check that you are online, then try again."</p>
-                <button type="button" on:click=retry>"Retry"</button>
-            </div>
+            <OnDemandFailed headline="The simulator's engine could not load, so nothing can be run yet." reason=reason on_retry=retry />
         }
         .into_any(),
         WorkerState::Ready => view! {
