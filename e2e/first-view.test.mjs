@@ -1,12 +1,13 @@
-//! e2e/first-view.test.mjs: the lesson's static first view, which the
+//! e2e/first-view.test.mjs: every part's static first view, which the
 //! release step writes into the page from the app's own components
 //! (src/first_view.rs), as a learner meets it. With scripting off the lesson
 //! reads (headings, paragraphs, landmarks, the skip link); with scripting
-//! on it passes axe, shows before the wasm has arrived, without the
-//! loading line, says the same words the app then shows (neither has text
-//! the other lacks), and the app takes it over without moving anything
-//! (no layout shift, focus kept). Other parts and
-//! embed mode never show it.
+//! on each part's view passes axe, shows before the wasm has arrived,
+//! without the loading line, says the same words the app then shows
+//! (neither has text the other lacks), and the app takes it over without
+//! moving anything (no layout shift, focus kept, what was typed kept).
+//! No part shows another's view; embed mode and an unknown part show the
+//! loading line.
 //!
 //! The wasm is held back with a route until the test lets it go, so "before
 //! the app" is a state the test can look at, not a race. Deliberately
@@ -50,6 +51,9 @@ async function heldPage(options = {}) {
   });
   await opened.page.route('**/*.wasm', async (route) => {
     await gate;
+    // The parts' on-demand code stays away, so what the app shows at
+    // start is the part still loading it, as the first view does.
+    if (/\/(import-worker|sim-worker|simulate-part)_bg\.wasm$/.test(route.request().url())) return;
     await route.continue();
   });
   // Every layout shift from the first paint on, as Lighthouse counts them.
@@ -155,16 +159,76 @@ describe('with scripting on', () => {
     }
   });
 
-  for (const query of ['trace', 'interview', 'lesson&embed=1', 'trace&embed=1']) {
-    test(`?part=${query} never shows the lesson's first view`, async () => {
-      const { page, context, problems, release } = await heldPage();
+  // Every part but the lesson (above), as a learner opening its address.
+  for (const part of ['trace', 'choice', 'interview', 'import', 'simulate', 'timeline', 'author']) {
+    test(`?part=${part} reads its own first view before the app, which takes it over without a jump or a word changed`, async () => {
+      const { page, context, problems, release } = await heldPage({ width: 360, height: 780 });
       try {
-        await page.goto(`${server.url}?part=${query}`, { waitUntil: 'domcontentloaded' });
-        await loadingLine(page).waitFor();
-        assert.equal(await lessonHeading(page).count(), 0, 'no heading of the lesson shows while the app loads');
+        await page.goto(partUrl(server, part), { waitUntil: 'domcontentloaded' });
+        await lessonHeading(page).waitFor();
+        assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false, 'the app has not started yet');
+        assert.equal(await page.locator('#first-view').getAttribute('data-part'), part, "the part's own view");
+        assert.equal(await page.locator('#first-view').count(), 1, 'one view only');
+        assert.equal(await loadingLine(page).filter({ hasText: 'Loading ttft-lab' }).count(), 0, 'no "Loading ttft-lab" line over it');
+        const heading = await lessonHeading(page).innerText();
+        const before = await textOf(page, '#first-view');
+        const drawnBefore = await layout(page);
+        await axeCheck(page, { label: `${part} before the app` });
+        await screenshot(page, `first-view-${part}`);
+        // Only what the take-over moves counts (the scan and the full-page
+        // screenshot above resize the page themselves).
+        await page.evaluate(() => { window.__shifts = []; });
         release();
         await waitForApp(page);
+        assert.equal(await page.locator('#first-view, template[id^="first-view-"]').count(), 0, 'the first views are gone');
+        assert.equal(await lessonHeading(page).innerText(), heading, 'the same heading');
+        assert.equal(await textOf(page, 'body'), before, 'the app shows exactly the words of the first view');
+        assert.deepEqual(await layout(page), drawnBefore, 'every heading and landmark is where it was');
+        const shifts = await page.evaluate(() => window.__shifts);
+        // As Lighthouse counts them: not within 500 ms of input.
+        const total = shifts.filter((e) => !e.recent).reduce((s, e) => s + e.value, 0);
+        assert.ok(total <= 0.001, `no layout shift (${JSON.stringify(shifts)})`);
+        assertNoProblems(problems, { allow: [/_bg\.wasm/] });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('an answer typed before the app has started is the app\'s, and is saved', async () => {
+    const { page, context, problems, release } = await heldPage({ width: 1280, height: 900 });
+    try {
+      await page.goto(partUrl(server, 'interview'), { waitUntil: 'domcontentloaded' });
+      const answer = page.getByLabel('Write your answer as you would say it');
+      await answer.fill('Queue wait, then prefill.');
+      await answer.focus();
+      release();
+      await waitForApp(page);
+      const inApp = page.getByLabel('Write your answer as you would say it');
+      assert.equal(await inApp.inputValue(), 'Queue wait, then prefill.');
+      assert.equal(await inApp.evaluate((el) => el === document.activeElement), true, 'focus is still in the answer');
+      await page.getByText('25 / ').first().waitFor();
+      // Saved as typed: still there after a reload.
+      await page.waitForTimeout(600);
+      await page.reload();
+      await waitForApp(page);
+      assert.equal(await page.getByLabel('Write your answer as you would say it').inputValue(), 'Queue wait, then prefill.');
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const query of ['part=lesson&embed=1', 'part=trace&embed=1', 'part=nonsense', 'part=trace&content=x']) {
+    test(`?${query} shows the loading line, and no part's first view`, async () => {
+      const { page, context, problems, release } = await heldPage();
+      try {
+        await page.goto(`${server.url}?${query}`, { waitUntil: 'domcontentloaded' });
+        await loadingLine(page).waitFor();
+        assert.equal(await lessonHeading(page).count(), 0, 'no heading shows while the app loads');
         assert.equal(await page.locator('#first-view').count(), 0);
+        release();
+        await waitForApp(page);
         assert.equal(await lessonHeading(page).count(), 1, 'the part has its own heading');
         assertNoProblems(problems);
       } finally {
@@ -172,7 +236,9 @@ describe('with scripting on', () => {
       }
     });
   }
+});
 
+describe('when the program fails', () => {
   test('when the program cannot load, the lesson stays readable under the message', async () => {
     const { page, context, problems } = await newPage(browser, server.origin);
     try {

@@ -21,6 +21,7 @@ import {
   screenshot,
   startServer,
   waitForApp,
+  traceReaderReady,
 } from './support.mjs';
 
 let server;
@@ -40,6 +41,7 @@ async function openImport() {
   const opened = await newPage(browser, server.origin);
   await opened.page.goto(partUrl(server, 'import'));
   await waitForApp(opened.page);
+  await traceReaderReady(opened.page);
   return opened;
 }
 

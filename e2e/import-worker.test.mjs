@@ -25,6 +25,7 @@ import {
   startServer,
   waitForApp,
   waitForText,
+  traceReaderReady,
 } from './support.mjs';
 
 const EXAMPLE = join(ROOT, 'content', 'samples', 'course-trace.otlp.jsonl');
@@ -63,7 +64,7 @@ test('the lesson fetches no part of the trace reader; opening the import part do
   await page.waitForLoadState('networkidle');
   assert.deepEqual(urls.filter((u) => WORKER_FILES.test(u)), [], 'the lesson loads no worker file');
   await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Import a trace' }).click();
-  await fileInput(page).waitFor();
+  await traceReaderReady(page);
   const fetched = urls.filter((u) => WORKER_FILES.test(u)).map((u) => new URL(u).pathname);
   assert.deepEqual(fetched, ['/ttft-lab/worker-loader.js', '/ttft-lab/import-worker.js', '/ttft-lab/import-worker_bg.wasm'], 'beside the page, under its sub-path');
   assertNoProblems(problems);
@@ -82,12 +83,18 @@ test('while the reader loads the page says so, then offers the file input', asyn
   await page.goto(partUrl(server, 'import'));
   await waitForApp(page);
   await loadingLine(page).waitFor();
-  assert.equal(await fileInput(page).count(), 0, 'no file input before the reader can read');
+  // Everything is in place but disabled, so nothing moves when it is ready.
+  assert.equal(await fileInput(page).isDisabled(), true, 'the file input waits for the reader');
+  assert.equal(await page.getByRole('button', { name: "Load the course's example trace" }).isDisabled(), true);
+  assert.equal(await page.getByLabel('Or paste a file\'s text').isDisabled(), true);
   await axeCheck(page, { label: 'import, reader loading' });
   await screenshot(page, 'import-reader-loading');
+  const embedTop = () => page.locator('.embed-panel').evaluate((el) => el.getBoundingClientRect().top);
+  const topBefore = await embedTop();
   release();
-  await fileInput(page).waitFor();
+  await traceReaderReady(page);
   assert.equal(await loadingLine(page).count(), 0);
+  assert.equal(await embedTop(), topBefore, 'the embed panel below has not moved');
   await page.getByRole('button', { name: "Load the course's example trace" }).click();
   await page.getByRole('status').filter({ hasText: "Imported the course's example trace." }).waitFor();
   assertNoProblems(problems);
@@ -112,7 +119,7 @@ for (const file of ['worker-loader.js', 'import-worker.js', 'import-worker_bg.wa
     const retry = page.getByRole('button', { name: 'Retry' });
     await retry.focus();
     await page.keyboard.press('Enter');
-    await fileInput(page).waitFor();
+    await traceReaderReady(page);
     await page.getByRole('button', { name: "Load the course's example trace" }).click();
     await page.getByRole('status').filter({ hasText: "Imported the course's example trace." }).waitFor();
     // The 404 we provoked, as the browser logs it (a worker script that does
@@ -141,7 +148,7 @@ test('Cancel stops a big import at once, and the next import works', async () =>
     const { page, context, problems } = await newPage(browser, server.origin);
     await page.goto(partUrl(server, 'import'));
     await waitForApp(page);
-    await fileInput(page).setInputFiles(big);
+    await (await traceReaderReady(page)).setInputFiles(big);
     const status = page.getByRole('status').filter({ hasText: /Reading big\.otlp\.jsonl/ });
     await status.getByRole('button', { name: 'Cancel' }).click();
     await waitForText(page.locator('.import-status [role="status"]'), /^Cancelled: the import of big\.otlp\.jsonl was stopped/, { timeout: 2000 });

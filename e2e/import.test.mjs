@@ -26,6 +26,7 @@ import {
   startServer,
   waitForApp,
   waitForText,
+  traceReaderReady,
 } from './support.mjs';
 
 /** The real-trace fixtures kept in the repository. */
@@ -49,6 +50,7 @@ async function openImport(options = {}) {
   const opened = await newPage(browser, server.origin, options);
   await opened.page.goto(partUrl(server, 'import'));
   await waitForApp(opened.page);
+  await traceReaderReady(opened.page);
   return opened;
 }
 

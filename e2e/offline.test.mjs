@@ -36,6 +36,7 @@ import {
   startServer,
   waitForApp,
   waitForText,
+  traceReaderReady,
 } from './support.mjs';
 import { SMALL_FILE, planFor, writeServiceWorker } from '../scripts/service-worker.mjs';
 
@@ -187,7 +188,7 @@ test("offline, every part reloads and works with the learner's saved work; an op
   // is fetched now, and so kept for offline use.
   await page.goto(partUrl(server, 'import'));
   await waitForApp(page);
-  await page.getByLabel('Choose a trace file').waitFor();
+  await traceReaderReady(page);
   // An on-demand part opened online.
   assert.equal(await startWorker(page, OPENED), 'ready:opened');
 
@@ -220,7 +221,7 @@ test("offline, every part reloads and works with the learner's saved work; an op
   assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Author an exercise');
   await page.goto(partUrl(server, 'import'));
   await waitForApp(page);
-  await page.getByLabel('Choose a trace file').setInputFiles(EXAMPLE);
+  await (await traceReaderReady(page)).setInputFiles(EXAMPLE);
   await page.getByRole('status').filter({ hasText: /Imported/ }).waitFor({ timeout: 20000 });
   assert.equal((await appStatus(page).innerText()).trim(), '', 'nothing needed the network so far');
 

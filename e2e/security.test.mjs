@@ -28,6 +28,7 @@ import {
   screenshot,
   startServer,
   waitForApp,
+  traceReaderReady,
 } from './support.mjs';
 import { startMock } from './mock-openai.mjs';
 
@@ -190,7 +191,7 @@ for (const embed of [false, true]) {
       if (part === 'trace') await page.getByRole('button', { name: 'Reveal answers' }).click();
       if (part === 'timeline') await page.getByLabel('Prefill ends (server ms)').fill('not a time');
       // The trace reader (a worker with its own wasm) has started under the policy.
-      if (part === 'import') await page.getByLabel('Choose a trace file').waitFor();
+      if (part === 'import') await traceReaderReady(page);
       await page.waitForTimeout(200); // let any late violation event arrive
       assert.deepEqual(await violations(page), [], 'no Content-Security-Policy violation');
       assertNoProblems(problems);

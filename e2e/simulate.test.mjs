@@ -26,6 +26,7 @@ import {
   startServer,
   waitForApp,
   waitForText,
+  traceReaderReady,
 } from './support.mjs';
 
 /** The part's own files, and its engine's, as the network log names them. */
@@ -227,7 +228,7 @@ test('a run exported as a trace file imports back with the same split for every 
   assert.equal(download.suggestedFilename(), 'ttft-lab-simulated-run-a.csv');
 
   await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Import a trace' }).click();
-  await page.getByLabel('Choose a trace file').setInputFiles(file);
+  await (await traceReaderReady(page)).setInputFiles(file);
   await waitForText(page.getByRole('status').filter({ hasText: 'Imported' }), /Imported ttft-lab-simulated-run-a\.csv/, { timeout: 30000 });
   await waitForText(page.locator('.import-about'), /600 requests imported/);
   const imported = await page.getByRole('table', { name: /^Requests in the file/ }).innerText();

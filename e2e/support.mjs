@@ -313,6 +313,16 @@ export async function waitForApp(page, { timeout = 20000 } = {}) {
   );
 }
 
+/**
+ * The import part's trace picker once its reader has arrived: the picker
+ * shows at once but stays disabled until then.
+ */
+export async function traceReaderReady(page, { timeout = 20000 } = {}) {
+  const picker = page.getByLabel('Choose a trace file');
+  await page.locator('#import-file:enabled').waitFor({ timeout });
+  return picker;
+}
+
 /** The app's address for a part (`?part=<id>`) and an optional `#anchor`. */
 export function partUrl(server, part, hash = '') {
   const query = part ? `?part=${encodeURIComponent(part)}` : '';

@@ -1,10 +1,11 @@
 //! The page's own address, read from the browser in one place.
 //!
 //! In the browser these read `window.location`. Natively there is no
-//! browser: the release step renders the lesson's first view to static HTML
-//! (`first_view`), which is the page as a learner opening its plain address
-//! meets it, so natively the query is empty and the location unknown
-//! (empty text), and every reader of the address takes its default.
+//! browser: the release step renders each part's first view to static HTML
+//! (`first_view`), the page as a learner opening that part's address with
+//! nothing saved meets it. Natively the query is the one [`with_search`]
+//! sets ('' outside it) and the location unknown (empty text), so every
+//! other reader of the address takes its default.
 //!
 //! What it deliberately does not do: read anything out of the address
 //! (`route` and `ttft_core::embed::query` do) or change it (`navigation`).
@@ -19,8 +20,28 @@ pub fn search() -> String {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        String::new()
+        NATIVE_SEARCH.with(|s| s.borrow().clone())
     }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+thread_local! {
+    static NATIVE_SEARCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Runs `f` natively as if the page's query were `search` (`?part=trace`),
+/// then restores the one before, even if `f` panics.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn with_search<T>(search: &str, f: impl FnOnce() -> T) -> T {
+    struct Restore(String);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = std::mem::take(&mut self.0);
+            NATIVE_SEARCH.with(|s| *s.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(NATIVE_SEARCH.with(|s| s.replace(search.to_owned())));
+    f()
 }
 
 /// The whole address ('' when unknown).

@@ -1,21 +1,26 @@
-//! The lesson's first view as static HTML, written into the released page
-//! so that a learner reads the lesson before the app's wasm has arrived,
-//! and with scripting off (issue #12).
+//! Every part's first view as static HTML, written into the released page
+//! so that a learner reads the part they opened before the app's wasm has
+//! arrived, and the lesson with scripting off too (issue #12).
 //!
-//! [`render`] renders [`Shell`] natively (leptos `ssr`) over the embedded
-//! course and an empty store in memory: exactly what the app shows a
-//! learner who opens the page's plain address with nothing saved (no ticks,
-//! the worked timeline's own values). Natively the address is the default
-//! one (`address`). [`fill`] puts that HTML into the built page in place of
-//! [`PLACEHOLDER`], inside `<div id="first-view">`. In the browser the app
+//! [`render_at`] renders [`Shell`] natively (leptos `ssr`) at a part's
+//! address, over the embedded course and an empty store in memory: exactly
+//! what the app shows a learner who opens that address with nothing saved
+//! (no ticks, the worked timeline's own values, an empty answer). The
+//! address comes from `address::with_search`. [`fill`] puts the views
+//! into the built page in place of [`PLACEHOLDER`]: the lesson's in
+//! `<div id="first-view">`, where it reads without scripting, and every
+//! other part's in a `<template id="first-view-PART">`, inert and out of
+//! the document (no duplicate ids). index.html's scripts pick the view the
+//! address asks for before anything is painted. In the browser the app
 //! mounts beside it and removes it in the same task (`start`), so no frame
 //! shows both or neither, and the same markup means nothing moves.
 //!
 //! What it deliberately does not do: write any text of its own (every word
-//! comes from the components and the course), render any part but the
-//! lesson (index.html's start-up script hides the first view when the
-//! address names another part or embed mode), or hydrate (the app renders
-//! afresh, so what it shows never depends on this HTML).
+//! comes from the components and the course); render embed mode or an
+//! instructor's `content=`/`src=` exercise (those addresses show the
+//! loading line until the app starts: a copy of every part in embed mode
+//! would nearly double the page every learner downloads); or hydrate (the
+//! app renders afresh, so what it shows never depends on this HTML).
 
 use crate::course::CourseError;
 use crate::storage::{MemoryBackend, Store};
@@ -24,34 +29,76 @@ use leptos::prelude::*;
 use std::fmt;
 use std::sync::Arc;
 use ttft_core::content::Course;
+use ttft_core::course_part::CoursePart;
 
-/// Where `index.html` takes the first view; nothing else may contain it.
+/// Where `index.html` takes the first views; nothing else may contain it.
 pub const PLACEHOLDER: &str = "<!-- first-view -->";
 
 /// The id of the element that holds the first view in the page.
 pub const CONTAINER_ID: &str = "first-view";
 
+/// The id of the template that holds `part`'s first view.
+pub fn template_id(part: CoursePart) -> String {
+    format!("{CONTAINER_ID}-{}", part.id())
+}
+
+/// One part's first view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstView {
+    /// The part whose plain address (`?part=trace`) it shows.
+    pub part: CoursePart,
+    /// Its HTML.
+    pub html: String,
+}
+
+/// Every part's first view, the lesson's first.
+pub fn render_all(course: &Result<Course, CourseError>) -> Vec<FirstView> {
+    CoursePart::ALL
+        .into_iter()
+        .chain(CoursePart::UNLISTED)
+        .map(|part| FirstView {
+            part,
+            html: render_at(course.clone(), &part.href()),
+        })
+        .collect()
+}
+
 /// The page as the app first shows it at the plain address, as HTML.
 pub fn render(course: Result<Course, CourseError>) -> String {
+    render_at(course, "")
+}
+
+/// The page as the app first shows it at the query `search`
+/// (`?part=trace`), as HTML.
+pub fn render_at(course: Result<Course, CourseError>, search: &str) -> String {
     let store = Store::with_backend(Arc::new(MemoryBackend::default()));
-    let html = Owner::new().with(|| view! { <Shell course=course store=store /> }.to_html());
+    let html = crate::address::with_search(search, || {
+        Owner::new().with(|| view! { <Shell course=course store=store /> }.to_html())
+    });
     strip_markers(&html)
 }
 
 /// Leptos marks where dynamic text starts and ends with empty comments
 /// (`<!>`), for hydration; a page that is replaced, not hydrated, needs
-/// none. Text never contains `<` unescaped, so only markers match.
+/// none. Text never contains `<` unescaped, so only markers match. It also
+/// writes empty dynamic text as one space, so that hydration finds a text
+/// node; an element holding only that (an empty status line) would then no
+/// longer be `:empty` and would take a line the app does not. No component
+/// writes a lone space as an element's whole content.
 fn strip_markers(html: &str) -> String {
-    html.replace("<!>", "")
+    html.replace("<!>", "").replace("> </", "></")
 }
 
-/// Why the first view could not be written into a page.
+/// Why the first views could not be written into a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FillError {
     /// The page has no placeholder (it is not ttft-lab's index.html).
     NoPlaceholder,
     /// The page has more than one placeholder, or was filled already.
     SeveralPlaceholders(usize),
+    /// The views do not start with the lesson's, which must read without
+    /// scripting.
+    LessonNotFirst,
 }
 
 impl fmt::Display for FillError {
@@ -61,22 +108,34 @@ impl fmt::Display for FillError {
             FillError::SeveralPlaceholders(n) => {
                 write!(f, "the page has {n} placeholders {PLACEHOLDER}; it needs exactly one")
             }
+            FillError::LessonNotFirst => write!(f, "the first view given first is not the lesson's"),
         }
     }
 }
 
 impl std::error::Error for FillError {}
 
-/// `page` with its placeholder replaced by `view` in the first view's
-/// container.
-pub fn fill(page: &str, view: &str) -> Result<String, FillError> {
+/// `page` with its placeholder replaced by the views: the first (the
+/// lesson's) in the first view's container, the others in templates.
+pub fn fill(page: &str, views: &[FirstView]) -> Result<String, FillError> {
+    let Some((lesson, others)) = views.split_first().filter(|(l, _)| l.part == CoursePart::Lesson)
+    else {
+        return Err(FillError::LessonNotFirst);
+    };
+    let mut html = format!(
+        "<div id=\"{CONTAINER_ID}\" data-part=\"lesson\">{}</div>",
+        lesson.html
+    );
+    for view in others {
+        html.push_str(&format!(
+            "<template id=\"{}\">{}</template>",
+            template_id(view.part),
+            view.html
+        ));
+    }
     match page.matches(PLACEHOLDER).count() {
         0 => Err(FillError::NoPlaceholder),
-        1 => Ok(page.replacen(
-            PLACEHOLDER,
-            &format!("<div id=\"{CONTAINER_ID}\">{view}</div>"),
-            1,
-        )),
+        1 => Ok(page.replacen(PLACEHOLDER, &html, 1)),
         n => Err(FillError::SeveralPlaceholders(n)),
     }
 }
@@ -86,16 +145,47 @@ mod tests {
     use super::*;
     use crate::course;
 
+    fn view(part: CoursePart, html: &str) -> FirstView {
+        FirstView { part, html: html.into() }
+    }
+
     #[test]
-    fn the_placeholder_is_filled_once() {
+    fn the_placeholder_is_filled_once_with_the_lesson_first() {
         let page = format!("<body>{PLACEHOLDER}<div id=\"boot\"></div></body>");
+        let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Trace, "<main>t</main>")];
         assert_eq!(
-            fill(&page, "<main>hi</main>").as_deref(),
-            Ok("<body><div id=\"first-view\"><main>hi</main></div><div id=\"boot\"></div></body>")
+            fill(&page, &views).as_deref(),
+            Ok("<body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
+                <template id=\"first-view-trace\"><main>t</main></template><div id=\"boot\"></div></body>")
         );
-        assert_eq!(fill("<body></body>", "x"), Err(FillError::NoPlaceholder));
+        assert_eq!(fill("<body></body>", &views), Err(FillError::NoPlaceholder));
         let twice = format!("{PLACEHOLDER}{PLACEHOLDER}");
-        assert_eq!(fill(&twice, "x"), Err(FillError::SeveralPlaceholders(2)));
+        assert_eq!(fill(&twice, &views), Err(FillError::SeveralPlaceholders(2)));
+        assert_eq!(fill(&page, &views[1..]), Err(FillError::LessonNotFirst));
+        assert_eq!(fill(&page, &[]), Err(FillError::LessonNotFirst));
+    }
+
+    #[test]
+    fn every_part_has_a_first_view_of_its_own() {
+        let views = render_all(&course::load());
+        let parts: Vec<CoursePart> = views.iter().map(|v| v.part).collect();
+        let expected: Vec<CoursePart> = CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED).collect();
+        assert_eq!(parts, expected, "every part once, the lesson first");
+        for v in &views {
+            let label = v.part.label();
+            assert!(v.html.contains("<h1 id=\"page-title\">"), "{label}: its heading");
+            assert!(v.html.contains("<main id=\"main\""), "{label}: its main landmark");
+            // The navigation marks the part shown (the unlisted parts have no link).
+            let current = format!("<a href=\"{}\" aria-current=\"page\">", v.part.href());
+            assert_eq!(
+                v.html.contains(&current),
+                CoursePart::ALL.contains(&v.part),
+                "{label}: the navigation's current part"
+            );
+            assert!(!v.html.contains("<template") && !v.html.contains("<script"), "{label}: nothing a template may not hold");
+        }
+        let lesson = &views[0].html;
+        assert!(views[1..].iter().all(|v| &v.html != lesson), "no part shows the lesson");
     }
 
     #[test]
@@ -125,6 +215,7 @@ mod tests {
             assert!(html.contains(first_word), "{first_word} in the first view");
         }
         assert!(!html.contains("<!>"), "no hydration markers");
+        assert!(!html.contains("> </"), "no empty text written as a space");
         assert!(html.contains("aria-current=\"page\""), "the lesson is the current part");
     }
 

@@ -51,6 +51,12 @@ impl std::fmt::Display for KeyNotKept {
 }
 
 fn storage(place: KeyPlace) -> Result<web_sys::Storage, KeyNotKept> {
+    // Natively (the first view) there is no browser, so no key either.
+    if cfg!(not(target_arch = "wasm32")) {
+        return Err(KeyNotKept {
+            reason: "no window".into(),
+        });
+    }
     let window = web_sys::window().ok_or_else(|| KeyNotKept {
         reason: "no window".into(),
     })?;

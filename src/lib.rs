@@ -90,7 +90,8 @@ pub fn Shell(
     provide_context(embedding.clone());
     let results = ResultsSink::new(embedding.options(), &page_url());
     provide_context(results.clone());
-    if embedded {
+    // Only in the browser: natively (the first view) there is no page.
+    if embedded && cfg!(target_arch = "wasm32") {
         if let Some(root) = document().document_element() {
             let _ = root.set_attribute("data-embed", "true");
         }
@@ -207,9 +208,21 @@ pub fn start() {
     // moves to the same one in the app.
     let first_view = document().get_element_by_id("first-view");
     let focused = first_view.as_ref().and_then(focused_control);
+    let typed = first_view.as_ref().map(typed_values).unwrap_or_default();
     mount_to_body(App);
     if let Some(first_view) = first_view {
         first_view.remove();
+    }
+    // The other parts' views (inert templates) are not needed any more.
+    if let Ok(templates) = document().query_selector_all("template[id^='first-view-']") {
+        for i in 0..templates.length() {
+            if let Some(t) = templates.item(i).and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {
+                t.remove();
+            }
+        }
+    }
+    for value in typed {
+        value.give_to_app();
     }
     if let Some(focused) = focused {
         focus_control(focused);
@@ -220,6 +233,91 @@ pub fn start() {
     navigation::scroll_to_fragment();
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("data-ready", "true");
+    }
+}
+
+/// What a learner typed or chose in the first view before the app started:
+/// a field's id and its value, or a box's id and whether it is ticked.
+/// The app gets it as if typed there (an `input` and a `change` event), so
+/// nothing entered while the wasm was still arriving is lost.
+struct Typed {
+    id: String,
+    value: TypedValue,
+}
+
+enum TypedValue {
+    Text(String),
+    Ticked(bool),
+}
+
+/// Every field in `within` whose value is no longer the page's own.
+fn typed_values(within: &web_sys::Element) -> Vec<Typed> {
+    use wasm_bindgen::JsCast;
+    let mut typed = Vec::new();
+    let Ok(fields) = within.query_selector_all("input[id], textarea[id], select[id]") else {
+        return typed;
+    };
+    for i in 0..fields.length() {
+        let Some(field) = fields.item(i) else { continue };
+        if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
+            let kind = input.type_();
+            if kind == "checkbox" || kind == "radio" {
+                if input.checked() != input.default_checked() {
+                    typed.push(Typed { id: input.id(), value: TypedValue::Ticked(input.checked()) });
+                }
+            } else if kind != "file" && input.value() != input.default_value() {
+                typed.push(Typed { id: input.id(), value: TypedValue::Text(input.value()) });
+            }
+        } else if let Some(area) = field.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            if Ok(area.value()) != area.default_value() {
+                typed.push(Typed { id: area.id(), value: TypedValue::Text(area.value()) });
+            }
+        } else if let Some(select) = field.dyn_ref::<web_sys::HtmlSelectElement>() {
+            let chosen = select.value();
+            let default = (0..select.length())
+                .filter_map(|i| select.item(i))
+                .filter_map(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
+                .find(|o| o.default_selected())
+                .map(|o| o.value())
+                .unwrap_or_default();
+            if chosen != default {
+                typed.push(Typed { id: select.id(), value: TypedValue::Text(chosen) });
+            }
+        }
+    }
+    typed
+}
+
+impl Typed {
+    fn give_to_app(self) {
+        use wasm_bindgen::JsCast;
+        let Some(field) = document().get_element_by_id(&self.id) else { return };
+        match &self.value {
+            TypedValue::Ticked(on) => match field.dyn_ref::<web_sys::HtmlInputElement>() {
+                Some(input) if input.checked() != *on => input.click(),
+                _ => (),
+            },
+            TypedValue::Text(text) => {
+                if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
+                    input.set_value(text);
+                } else if let Some(area) = field.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+                    area.set_value(text);
+                } else if let Some(select) = field.dyn_ref::<web_sys::HtmlSelectElement>() {
+                    select.set_value(text);
+                } else {
+                    return;
+                }
+                for name in ["input", "change"] {
+                    if let Ok(event) = web_sys::Event::new_with_event_init_dict(name, &{
+                        let init = web_sys::EventInit::new();
+                        init.set_bubbles(true);
+                        init
+                    }) {
+                        let _ = field.dispatch_event(&event);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! `first-view PAGE.html`: writes the lesson's static first view into the
+//! `first-view PAGE.html`: writes every part's static first view into the
 //! built page, in place of its placeholder (see `ttft_lab::first_view`).
 //! `scripts/release` runs it on `dist/index.html` after Trunk and before
 //! the Content-Security-Policy is written. Built natively with
@@ -27,8 +27,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let view = first_view::render(Ok(course));
-    let filled = match first_view::fill(&page, &view) {
+    let views = first_view::render_all(&Ok(course));
+    let filled = match first_view::fill(&page, &views) {
         Ok(filled) => filled,
         Err(e) => {
             eprintln!("first-view: {path}: {e}");
@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         eprintln!("first-view: cannot write {path}: {e}");
         return ExitCode::FAILURE;
     }
-    println!("first-view: {path}: the lesson's first view written ({} bytes)", view.len());
+    let bytes: usize = views.iter().map(|v| v.html.len()).sum();
+    println!("first-view: {path}: {} first views written ({bytes} bytes)", views.len());
     ExitCode::SUCCESS
 }

@@ -108,6 +108,11 @@ impl<P: Protocol> Bridge<P> {
     /// one (Cancel, and Retry after a failure).
     pub fn restart(&self) {
         stop(&self.inner);
+        // Natively (the first view) no worker starts: the part shows what
+        // it shows while its worker is still loading.
+        if cfg!(not(target_arch = "wasm32")) {
+            return;
+        }
         let generation = self.inner.generation.get();
         let url = wire::loader_url(P::BIN);
         let worker = match Worker::new(&url) {

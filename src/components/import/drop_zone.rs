@@ -7,6 +7,10 @@
 //! right here, that the file stays in the browser. What this component
 //! deliberately does not do: read or parse anything; it hands the file or
 //! text to the page.
+//!
+//! It shows at once, before the trace reader has arrived: its controls are
+//! disabled and its status line says the reader is loading, so nothing
+//! below moves when the reader is ready (issue #12: layout shift).
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -23,12 +27,20 @@ pub fn DropZone(
     on_text: Callback<String>,
     /// Called when the learner asks for the course's example trace.
     on_example: Callback<()>,
+    /// Whether the trace reader has arrived; until then every control is
+    /// disabled and the status line says it is loading.
+    #[prop(into)]
+    ready: Signal<bool>,
 ) -> impl IntoView {
+    let waiting = move || !ready.get();
     let over = RwSignal::new(false);
     let pasted = RwSignal::new(String::new());
     let paste_error = RwSignal::new(None::<&'static str>);
 
     let picked = move |e: ev::Event| {
+        if !ready.get_untracked() {
+            return;
+        }
         let Some(input) = e
             .target()
             .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
@@ -44,6 +56,9 @@ pub fn DropZone(
     let drop = move |e: DragEvent| {
         e.prevent_default();
         over.set(false);
+        if !ready.get_untracked() {
+            return;
+        }
         if let Some(file) = e
             .data_transfer()
             .and_then(|d| d.files())
@@ -53,6 +68,9 @@ pub fn DropZone(
         }
     };
     let import_pasted = move |_| {
+        if !ready.get_untracked() {
+            return;
+        }
         let text = pasted.get_untracked();
         if text.trim().is_empty() {
             paste_error.set(Some("Paste the file's text into the box first."));
@@ -83,9 +101,20 @@ pub fn DropZone(
                 on:dragleave=move |_| over.set(false)
                 on:drop=drop
             >
-                <p class="drop-zone-hint" aria-hidden="true">"Drop a trace file here, or"</p>
+                <p class="drop-zone-hint">
+                    <span role="status" aria-label="Trace reader">
+                        {move || waiting().then_some("Loading the trace reader\u{2026}")}
+                    </span>
+                    <span aria-hidden="true">{move || ready.get().then_some("Drop a trace file here, or")}</span>
+                </p>
                 <label for="import-file" class="file-label">"Choose a trace file"</label>
-                <input id="import-file" type="file" on:change=picked aria-describedby="import-file-help" />
+                <input
+                    id="import-file"
+                    type="file"
+                    on:change=picked
+                    aria-describedby="import-file-help"
+                    disabled=waiting
+                />
                 <p id="import-file-help" class="field-help">
                     "A vLLM span export, a benchmark tool's results file or a CSV; up to 200 MB. The format is \
                      told from the content, not the name."
@@ -104,11 +133,12 @@ pub fn DropZone(
                     aria-describedby="import-paste-error"
                     prop:value=move || pasted.get()
                     on:input=move |e| pasted.set(event_target_value(&e))
+                    disabled=waiting
                 ></textarea>
                 <p id="import-paste-error" class="field-error" role="alert">{move || paste_error.get()}</p>
                 <div class="import-buttons">
-                    <button type="button" on:click=import_pasted>"Import pasted text"</button>
-                    <button type="button" on:click=move |_| on_example.run(())>
+                    <button type="button" on:click=import_pasted disabled=waiting>"Import pasted text"</button>
+                    <button type="button" on:click=move |_| on_example.run(()) disabled=waiting>
                         "Load the course's example trace"
                     </button>
                 </div>

@@ -21,7 +21,7 @@ use super::import_charts::ImportCharts;
 use super::import_summary::ImportSummary;
 use super::results_table::ResultsTable;
 use super::slices::{download, Note, TraceReader};
-use crate::components::on_demand::{OnDemandFailed, OnDemandLoading};
+use crate::components::on_demand::OnDemandFailed;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_import::{export, report, tool_summary, Import, UnknownFormat};
@@ -214,19 +214,20 @@ pub fn ImportPage() -> impl IntoView {
         set_reader(ReaderState::Loading);
         let _ = reader.try_with_value(|r| r.retry());
     });
-    let input = move || match reader_state.get() {
-        ReaderState::Loading => view! {
-            <OnDemandLoading
-                text="Loading the trace reader\u{2026}"
-                help="It reads and splits files here in your browser, so it is fetched only when this part opens."
-            />
-        }
-        .into_any(),
-        ReaderState::Failed(reason) => view! {
+    // The input area shows while the reader loads too (disabled), so that
+    // nothing moves when it is ready; only a reader that could not load
+    // takes its place.
+    let ready = Signal::derive(move || matches!(reader_state.get(), ReaderState::Ready));
+    let failed = Memo::new(move |_| match reader_state.get() {
+        ReaderState::Failed(reason) => Some(reason),
+        ReaderState::Loading | ReaderState::Ready => None,
+    });
+    let input = move || match failed.get() {
+        Some(reason) => view! {
             <OnDemandFailed headline="The trace reader could not load, so no file can be read yet." reason=reason on_retry=retry />
         }
         .into_any(),
-        ReaderState::Ready => view! { <DropZone on_file=on_file on_text=on_text on_example=on_example /> }.into_any(),
+        None => view! { <DropZone on_file=on_file on_text=on_text on_example=on_example ready=ready /> }.into_any(),
     };
 
     let status = move || {

@@ -340,21 +340,25 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
         }
     };
     let flush = save.clone();
-    let on_pagehide = {
-        let save = save.clone();
-        window_event_listener_untyped("pagehide", move |_| save())
-    };
-    let on_hidden = {
-        let save = save.clone();
-        window_event_listener_untyped("visibilitychange", move |_| save())
-    };
-    let last_save = save.clone();
-    on_cleanup(move || {
-        // Leaving the part within the pause still keeps the last words.
-        last_save();
-        on_pagehide.remove();
-        on_hidden.remove();
-    });
+    // Only in the browser: natively (the first view) there is no window.
+    #[cfg(target_arch = "wasm32")]
+    {
+        let on_pagehide = {
+            let save = save.clone();
+            window_event_listener_untyped("pagehide", move |_| save())
+        };
+        let on_hidden = {
+            let save = save.clone();
+            window_event_listener_untyped("visibilitychange", move |_| save())
+        };
+        let last_save = save.clone();
+        on_cleanup(move || {
+            // Leaving the part within the pause still keeps the last words.
+            last_save();
+            on_pagehide.remove();
+            on_hidden.remove();
+        });
+    }
     let chars = Signal::derive(move || text.with(|t| t.chars().count()));
     let count = move || count_text(chars.get(), limit);
     let count_class = move || {
