@@ -180,7 +180,7 @@ describe('with scripting on', () => {
         await page.evaluate(() => { window.__shifts = []; });
         release();
         await waitForApp(page);
-        assert.equal(await page.locator('#first-view, template[id^="first-view-"]').count(), 0, 'the first views are gone');
+        assert.equal(await page.locator('#first-view, script[type="text/html"][id^="first-view-"]').count(), 0, 'the first views are gone');
         assert.equal(await lessonHeading(page).innerText(), heading, 'the same heading');
         assert.equal(await textOf(page, 'body'), before, 'the app shows exactly the words of the first view');
         assert.deepEqual(await layout(page), drawnBefore, 'every heading and landmark is where it was');

@@ -59,6 +59,8 @@ function inline(html, tag) {
   const out = [];
   for (const m of html.matchAll(re)) {
     if (tag === 'script' && /\ssrc\s*=/i.test(m[1] ?? '')) continue;
+    // A data block (the parts' first views) never runs, so needs no hash.
+    if (tag === 'script' && /\stype\s*=\s*"text\/html"/i.test(m[1] ?? '')) continue;
     out.push(m[2]);
   }
   return out;

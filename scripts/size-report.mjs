@@ -129,7 +129,7 @@ function watchPage() {
   const mark = () => {
     if (window.__ttftHeadingAt === undefined && readable()) window.__ttftHeadingAt = performance.now();
     if (window.__ttftReadyAt === undefined && usable()) window.__ttftReadyAt = performance.now();
-    if (wantsInput && window.__ttftInputAt === undefined && (document.getElementById('import-file') || document.getElementById('sim-run-a'))) window.__ttftInputAt = performance.now();
+    if (wantsInput && window.__ttftInputAt === undefined && (document.querySelector('#import-file:enabled') || document.getElementById('sim-run-a'))) window.__ttftInputAt = performance.now();
     const input = !wantsInput || window.__ttftInputAt !== undefined;
     if (window.__ttftHeadingAt !== undefined && window.__ttftReadyAt !== undefined && input) observer.disconnect();
   };

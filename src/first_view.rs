@@ -9,9 +9,11 @@
 //! address comes from `address::with_search`. [`fill`] puts the views
 //! into the built page in place of [`PLACEHOLDER`]: the lesson's in
 //! `<div id="first-view">`, where it reads without scripting, and every
-//! other part's in a `<template id="first-view-PART">`, inert and out of
-//! the document (no duplicate ids). index.html's scripts pick the view the
-//! address asks for before anything is painted. In the browser the app
+//! other part's as text in a data block, `<script type="text/html"
+//! id="first-view-PART">`: never run, never parsed into the document (no
+//! duplicate ids, and the parser skips it, where templates slowed the
+//! lesson's start by about 100 ms). index.html's scripts put in the view
+//! the address asks for before anything is painted. In the browser the app
 //! mounts beside it and removes it in the same task (`start`), so no frame
 //! shows both or neither, and the same markup means nothing moves.
 //!
@@ -37,8 +39,8 @@ pub const PLACEHOLDER: &str = "<!-- first-view -->";
 /// The id of the element that holds the first view in the page.
 pub const CONTAINER_ID: &str = "first-view";
 
-/// The id of the template that holds `part`'s first view.
-pub fn template_id(part: CoursePart) -> String {
+/// The id of the data block that holds `part`'s first view.
+pub fn source_id(part: CoursePart) -> String {
     format!("{CONTAINER_ID}-{}", part.id())
 }
 
@@ -99,6 +101,8 @@ pub enum FillError {
     /// The views do not start with the lesson's, which must read without
     /// scripting.
     LessonNotFirst,
+    /// A view holds text that would end or confuse its data block.
+    NotScriptSafe(CoursePart),
 }
 
 impl fmt::Display for FillError {
@@ -109,6 +113,11 @@ impl fmt::Display for FillError {
                 write!(f, "the page has {n} placeholders {PLACEHOLDER}; it needs exactly one")
             }
             FillError::LessonNotFirst => write!(f, "the first view given first is not the lesson's"),
+            FillError::NotScriptSafe(part) => write!(
+                f,
+                "the {} part's first view holds </script or <!--, which cannot sit in a data block",
+                part.id()
+            ),
         }
     }
 }
@@ -116,7 +125,7 @@ impl fmt::Display for FillError {
 impl std::error::Error for FillError {}
 
 /// `page` with its placeholder replaced by the views: the first (the
-/// lesson's) in the first view's container, the others in templates.
+/// lesson's) in the first view's container, the others in data blocks.
 pub fn fill(page: &str, views: &[FirstView]) -> Result<String, FillError> {
     let Some((lesson, others)) = views.split_first().filter(|(l, _)| l.part == CoursePart::Lesson)
     else {
@@ -127,9 +136,13 @@ pub fn fill(page: &str, views: &[FirstView]) -> Result<String, FillError> {
         lesson.html
     );
     for view in others {
+        let lower = view.html.to_ascii_lowercase();
+        if lower.contains("</script") || lower.contains("<!--") {
+            return Err(FillError::NotScriptSafe(view.part));
+        }
         html.push_str(&format!(
-            "<template id=\"{}\">{}</template>",
-            template_id(view.part),
+            "<script type=\"text/html\" id=\"{}\">{}</script>",
+            source_id(view.part),
             view.html
         ));
     }
@@ -156,13 +169,17 @@ mod tests {
         assert_eq!(
             fill(&page, &views).as_deref(),
             Ok("<body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
-                <template id=\"first-view-trace\"><main>t</main></template><div id=\"boot\"></div></body>")
+                <script type=\"text/html\" id=\"first-view-trace\"><main>t</main></script><div id=\"boot\"></div></body>")
         );
         assert_eq!(fill("<body></body>", &views), Err(FillError::NoPlaceholder));
         let twice = format!("{PLACEHOLDER}{PLACEHOLDER}");
         assert_eq!(fill(&twice, &views), Err(FillError::SeveralPlaceholders(2)));
         assert_eq!(fill(&page, &views[1..]), Err(FillError::LessonNotFirst));
         assert_eq!(fill(&page, &[]), Err(FillError::LessonNotFirst));
+        for bad in ["<p>&lt;</SCRIPT></p>", "<!-- x -->"] {
+            let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Author, bad)];
+            assert_eq!(fill(&page, &views), Err(FillError::NotScriptSafe(CoursePart::Author)), "{bad}");
+        }
     }
 
     #[test]
@@ -182,7 +199,7 @@ mod tests {
                 CoursePart::ALL.contains(&v.part),
                 "{label}: the navigation's current part"
             );
-            assert!(!v.html.contains("<template") && !v.html.contains("<script"), "{label}: nothing a template may not hold");
+            assert!(!v.html.contains("<script") && !v.html.contains("<!--"), "{label}: nothing a data block may not hold");
         }
         let lesson = &views[0].html;
         assert!(views[1..].iter().all(|v| &v.html != lesson), "no part shows the lesson");

@@ -213,8 +213,8 @@ pub fn start() {
     if let Some(first_view) = first_view {
         first_view.remove();
     }
-    // The other parts' views (inert templates) are not needed any more.
-    if let Ok(templates) = document().query_selector_all("template[id^='first-view-']") {
+    // The other parts' views (data blocks) are not needed any more.
+    if let Ok(templates) = document().query_selector_all("script[type='text/html'][id^='first-view-']") {
         for i in 0..templates.length() {
             if let Some(t) = templates.item(i).and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {
                 t.remove();
