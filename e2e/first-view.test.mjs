@@ -219,6 +219,36 @@ describe('with scripting on', () => {
     }
   });
 
+  test('what a learner saved before is never overwritten by what the first view (which cannot know it) was given', async () => {
+    // No service worker: it would answer the second load's wasm itself,
+    // past the route that holds it back.
+    const { page, context, problems, release } = await heldPage({ width: 1280, height: 900, serviceWorkers: 'block' });
+    release();
+    try {
+      await page.goto(partUrl(server, 'interview'));
+      await waitForApp(page);
+      await page.getByLabel('Write your answer as you would say it').fill('My saved answer.');
+      await page.waitForTimeout(600);
+      // The same page opened again, the wasm held back this time: the first
+      // view shows an empty box, and the learner types into it.
+      const held = await context.newPage();
+      let let_go;
+      const gate = new Promise((ok) => { let_go = ok; });
+      await held.route('**/*.wasm', async (route) => { await gate; await route.continue(); });
+      await held.goto(partUrl(server, 'interview'), { waitUntil: 'domcontentloaded' });
+      const box = held.getByLabel('Write your answer as you would say it');
+      assert.equal(await box.inputValue(), '', 'the first view knows nothing saved');
+      await box.fill('Typed early.');
+      let_go();
+      await waitForApp(held);
+      assert.equal(await held.getByLabel('Write your answer as you would say it').inputValue(), 'My saved answer.', 'the saved answer stays');
+      await held.close();
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  });
+
   for (const query of ['part=lesson&embed=1', 'part=trace&embed=1', 'part=nonsense', 'part=trace&content=x']) {
     test(`?${query} shows the loading line, and no part's first view`, async () => {
       const { page, context, problems, release } = await heldPage();

@@ -221,8 +221,17 @@ pub fn start() {
             }
         }
     }
-    for value in typed {
-        value.give_to_app();
+    // After the app's own first updates (saved work arrives in effects), so
+    // that what it shows can be compared with what the first view showed.
+    if !typed.is_empty() {
+        set_timeout(
+            move || {
+                for value in typed {
+                    value.give_to_app();
+                }
+            },
+            std::time::Duration::ZERO,
+        );
     }
     if let Some(focused) = focused {
         focus_control(focused);
@@ -237,17 +246,20 @@ pub fn start() {
 }
 
 /// What a learner typed or chose in the first view before the app started:
-/// a field's id and its value, or a box's id and whether it is ticked.
+/// a field's id, what the first view showed in it, and what it holds now.
 /// The app gets it as if typed there (an `input` and a `change` event), so
-/// nothing entered while the wasm was still arriving is lost.
+/// nothing entered while the wasm was still arriving is lost, unless the
+/// app's field shows something else than the first view did (work saved
+/// from before, which the first view cannot know): that is never
+/// overwritten.
 struct Typed {
     id: String,
     value: TypedValue,
 }
 
 enum TypedValue {
-    Text(String),
-    Ticked(bool),
+    Text { first: String, now: String },
+    Ticked { first: bool, now: bool },
 }
 
 /// Every field in `within` whose value is no longer the page's own.
@@ -259,30 +271,36 @@ fn typed_values(within: &web_sys::Element) -> Vec<Typed> {
     };
     for i in 0..fields.length() {
         let Some(field) = fields.item(i) else { continue };
-        if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
-            let kind = input.type_();
-            if kind == "checkbox" || kind == "radio" {
-                if input.checked() != input.default_checked() {
-                    typed.push(Typed { id: input.id(), value: TypedValue::Ticked(input.checked()) });
-                }
-            } else if kind != "file" && input.value() != input.default_value() {
-                typed.push(Typed { id: input.id(), value: TypedValue::Text(input.value()) });
+        let value = if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
+            match input.type_().as_str() {
+                "checkbox" | "radio" => Some(TypedValue::Ticked {
+                    first: input.default_checked(),
+                    now: input.checked(),
+                }),
+                "file" => None,
+                _ => Some(TypedValue::Text { first: input.default_value(), now: input.value() }),
             }
         } else if let Some(area) = field.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-            if Ok(area.value()) != area.default_value() {
-                typed.push(Typed { id: area.id(), value: TypedValue::Text(area.value()) });
-            }
+            Some(TypedValue::Text { first: area.default_value().unwrap_or_default(), now: area.value() })
         } else if let Some(select) = field.dyn_ref::<web_sys::HtmlSelectElement>() {
-            let chosen = select.value();
-            let default = (0..select.length())
+            let first = (0..select.length())
                 .filter_map(|i| select.item(i))
                 .filter_map(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
                 .find(|o| o.default_selected())
                 .map(|o| o.value())
                 .unwrap_or_default();
-            if chosen != default {
-                typed.push(Typed { id: select.id(), value: TypedValue::Text(chosen) });
-            }
+            Some(TypedValue::Text { first, now: select.value() })
+        } else {
+            None
+        };
+        let changed = match &value {
+            Some(TypedValue::Text { first, now }) => first != now,
+            Some(TypedValue::Ticked { first, now }) => first != now,
+            None => false,
+        };
+        let id = field.dyn_ref::<web_sys::Element>().map(|e| e.id()).unwrap_or_default();
+        if let (true, false, Some(value)) = (changed, id.is_empty(), value) {
+            typed.push(Typed { id, value });
         }
     }
     typed
@@ -293,26 +311,37 @@ impl Typed {
         use wasm_bindgen::JsCast;
         let Some(field) = document().get_element_by_id(&self.id) else { return };
         match &self.value {
-            TypedValue::Ticked(on) => match field.dyn_ref::<web_sys::HtmlInputElement>() {
-                Some(input) if input.checked() != *on => input.click(),
-                _ => (),
-            },
-            TypedValue::Text(text) => {
+            TypedValue::Ticked { first, now } => {
                 if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
-                    input.set_value(text);
+                    if input.checked() == *first && input.checked() != *now {
+                        input.click();
+                    }
+                }
+            }
+            TypedValue::Text { first, now } => {
+                let shown = if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
+                    input.value()
                 } else if let Some(area) = field.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-                    area.set_value(text);
+                    area.value()
                 } else if let Some(select) = field.dyn_ref::<web_sys::HtmlSelectElement>() {
-                    select.set_value(text);
+                    select.value()
                 } else {
                     return;
+                };
+                if shown != *first {
+                    return;
+                }
+                if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
+                    input.set_value(now);
+                } else if let Some(area) = field.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+                    area.set_value(now);
+                } else if let Some(select) = field.dyn_ref::<web_sys::HtmlSelectElement>() {
+                    select.set_value(now);
                 }
                 for name in ["input", "change"] {
-                    if let Ok(event) = web_sys::Event::new_with_event_init_dict(name, &{
-                        let init = web_sys::EventInit::new();
-                        init.set_bubbles(true);
-                        init
-                    }) {
+                    let init = web_sys::EventInit::new();
+                    init.set_bubbles(true);
+                    if let Ok(event) = web_sys::Event::new_with_event_init_dict(name, &init) {
                         let _ = field.dispatch_event(&event);
                     }
                 }
