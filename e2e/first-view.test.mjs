@@ -82,6 +82,27 @@ const layout = (page) =>
   );
 
 const lessonHeading = (page) => page.getByRole('heading', { level: 1 });
+
+/** What a first view shows, to compare with the app once it has taken over. */
+async function firstViewState(page) {
+  return { heading: await lessonHeading(page).innerText(), text: await textOf(page, '#first-view'), drawn: await layout(page) };
+}
+
+/**
+ * The app has taken over from the first view: no view is left, the same
+ * heading and words, every heading and landmark where it was, and no layout
+ * shift (with `afterInput: false`, only those Lighthouse counts: not within
+ * 500 ms of input).
+ */
+async function assertTakenOver(page, state, { afterInput = true } = {}) {
+  assert.equal(await page.locator('#first-view, script[type="text/html"][id^="first-view-"]').count(), 0, 'the first views are gone');
+  assert.equal(await lessonHeading(page).innerText(), state.heading, 'the same heading');
+  assert.equal(await textOf(page, 'body'), state.text, 'the app shows exactly the words of the first view');
+  assert.deepEqual(await layout(page), state.drawn, 'every heading and landmark is where it was');
+  const shifts = await page.evaluate(() => window.__shifts);
+  const total = shifts.filter((e) => afterInput || !e.recent).reduce((sum, e) => sum + e.value, 0);
+  assert.ok(total <= 0.001, `no layout shift (${JSON.stringify(shifts)})`);
+}
 const loadingLine = (page) => page.getByRole('status').filter({ hasText: /Loading/ });
 
 describe('with scripting off', () => {
@@ -121,20 +142,13 @@ describe('with scripting on', () => {
         await lessonHeading(page).waitFor();
         assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false, 'the app has not started yet');
         assert.equal(await loadingLine(page).count(), 0, 'no "Loading" line over the lesson');
-        const before = await textOf(page, '#first-view');
-        const drawnBefore = await layout(page);
+        const state = await firstViewState(page);
         if (width === 360) {
           await axeCheck(page, { label: 'the lesson before the app' });
         }
         release();
         await waitForApp(page);
-        assert.equal(await page.locator('#first-view').count(), 0, 'the first view is gone');
-        const after = await textOf(page, 'body');
-        assert.equal(after, before, 'the app shows exactly the words of the first view');
-        assert.deepEqual(await layout(page), drawnBefore, 'every heading and landmark is where it was');
-        const shifts = await page.evaluate(() => window.__shifts);
-        const total = shifts.reduce((s, e) => s + e.value, 0);
-        assert.ok(total <= 0.001, `no layout shift (${JSON.stringify(shifts)})`);
+        await assertTakenOver(page, state);
         if (width === 360) await screenshot(page, 'first-view-after-app');
         assertNoProblems(problems);
       } finally {
@@ -170,9 +184,7 @@ describe('with scripting on', () => {
         assert.equal(await page.locator('#first-view').getAttribute('data-part'), part, "the part's own view");
         assert.equal(await page.locator('#first-view').count(), 1, 'one view only');
         assert.equal(await loadingLine(page).filter({ hasText: 'Loading ttft-lab' }).count(), 0, 'no "Loading ttft-lab" line over it');
-        const heading = await lessonHeading(page).innerText();
-        const before = await textOf(page, '#first-view');
-        const drawnBefore = await layout(page);
+        const state = await firstViewState(page);
         await axeCheck(page, { label: `${part} before the app` });
         await screenshot(page, `first-view-${part}`);
         // Only what the take-over moves counts (the scan and the full-page
@@ -180,14 +192,7 @@ describe('with scripting on', () => {
         await page.evaluate(() => { window.__shifts = []; });
         release();
         await waitForApp(page);
-        assert.equal(await page.locator('#first-view, script[type="text/html"][id^="first-view-"]').count(), 0, 'the first views are gone');
-        assert.equal(await lessonHeading(page).innerText(), heading, 'the same heading');
-        assert.equal(await textOf(page, 'body'), before, 'the app shows exactly the words of the first view');
-        assert.deepEqual(await layout(page), drawnBefore, 'every heading and landmark is where it was');
-        const shifts = await page.evaluate(() => window.__shifts);
-        // As Lighthouse counts them: not within 500 ms of input.
-        const total = shifts.filter((e) => !e.recent).reduce((s, e) => s + e.value, 0);
-        assert.ok(total <= 0.001, `no layout shift (${JSON.stringify(shifts)})`);
+        await assertTakenOver(page, state, { afterInput: false });
         assertNoProblems(problems, { allow: [/_bg\.wasm/] });
       } finally {
         await context.close();
