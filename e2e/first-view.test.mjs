@@ -6,7 +6,10 @@
 //! without the loading line, says the same words the app then shows
 //! (neither has text the other lacks), and the app takes it over without
 //! moving anything (no layout shift, focus kept, what was typed kept).
-//! No part shows another's view; embed mode and an unknown part show the
+//! No part shows another's view. Embedded (embed=1), each part shows the
+//! same view with its embed bar instead of the site's header and without
+//! what only the full page has, and is taken over the same way; an unknown
+//! part, a part that is not embedded and an instructor's exercise show the
 //! loading line.
 //!
 //! The wasm is held back with a route until the test lets it go, so "before
@@ -254,7 +257,40 @@ describe('with scripting on', () => {
     }
   });
 
-  for (const query of ['part=lesson&embed=1', 'part=trace&embed=1', 'part=nonsense', 'part=trace&content=x']) {
+  // Every part that can be embedded, as an instructor's page shows it.
+  for (const part of ['lesson', 'timeline', 'trace', 'choice', 'interview', 'import', 'simulate']) {
+    test(`?part=${part}&embed=1 reads its embedded first view before the app, which takes it over without a jump or a word changed`, async () => {
+      const { page, context, problems, release } = await heldPage({ width: 360, height: 780 });
+      try {
+        await page.goto(`${server.url}?part=${part}&embed=1`, { waitUntil: 'domcontentloaded' });
+        await lessonHeading(page).waitFor();
+        assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false, 'the app has not started yet');
+        assert.equal(await page.locator('#first-view').getAttribute('data-part'), part, "the part's own view");
+        assert.equal(await page.locator('#first-view').count(), 1, 'one view only');
+        assert.equal(await loadingLine(page).filter({ hasText: 'Loading ttft-lab' }).count(), 0, 'no "Loading ttft-lab" line over it');
+        assert.equal(await page.getByRole('navigation', { name: 'Course parts' }).count(), 0, 'no site navigation');
+        assert.equal(await page.getByText('Embed this part', { exact: true }).count(), 0, 'no embed panel');
+        assert.equal(await page.getByText('For instructors').count(), 0, 'no note for instructors');
+        const open = page.getByRole('link', { name: 'Open in ttft-lab (opens in a new tab)' });
+        assert.equal(await open.getAttribute('href'), `?part=${part}`, 'the bar opens this part as a full page');
+        const state = await firstViewState(page);
+        if (part === 'lesson' || part === 'trace') {
+          await axeCheck(page, { label: `${part} embedded, before the app` });
+          await screenshot(page, `first-view-embedded-${part}`);
+        }
+        await page.evaluate(() => { window.__shifts = []; });
+        release();
+        await waitForApp(page);
+        await assertTakenOver(page, state, { afterInput: false });
+        assert.equal(await page.locator('[data-not-embedded]').count(), 0, 'the app shows nothing of the full page either');
+        assertNoProblems(problems, { allow: [/_bg\.wasm/] });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const query of ['part=trace&embed=yes', 'part=author&embed=1', 'part=nonsense', 'part=trace&content=x', 'part=trace&embed=1&content=x']) {
     test(`?${query} shows the loading line, and no part's first view`, async () => {
       const { page, context, problems, release } = await heldPage();
       try {

@@ -17,13 +17,22 @@
 //! mounts beside it and removes it in the same task (`start`), so no frame
 //! shows both or neither, and the same markup means nothing moves.
 //!
+//! Embed mode (`embed=1`) shows the same views: what only the full page
+//! shows carries [`NOT_EMBEDDED`], which index.html's script removes, and
+//! the part's embed bar ([`render_embed_bars`], a small data block each)
+//! goes where the site's header was. A test checks that this gives exactly
+//! what the app renders embedded, so a copy of every part in embed mode
+//! (which would nearly double the page every learner downloads) is not
+//! needed.
+//!
 //! What it deliberately does not do: write any text of its own (every word
-//! comes from the components and the course); render embed mode or an
-//! instructor's `content=`/`src=` exercise (those addresses show the
-//! loading line until the app starts: a copy of every part in embed mode
-//! would nearly double the page every learner downloads); or hydrate (the
-//! app renders afresh, so what it shows never depends on this HTML).
+//! comes from the components and the course); render an instructor's
+//! `content=`/`src=` exercise (those addresses show the loading line until
+//! the app starts); or hydrate (the app renders afresh, so what it shows
+//! never depends on this HTML).
 
+use crate::components::embed::embed_bar::EmbedBar;
+use crate::components::embed::Embedding;
 use crate::course::CourseError;
 use crate::storage::{MemoryBackend, Store};
 use crate::Shell;
@@ -42,6 +51,17 @@ pub const CONTAINER_ID: &str = "first-view";
 /// The id of the data block that holds `part`'s first view.
 pub fn source_id(part: CoursePart) -> String {
     format!("{CONTAINER_ID}-{}", part.id())
+}
+
+/// The attribute on everything the full page shows and an embedded part
+/// does not (the site's header, the "Embed this part" panel): index.html's
+/// script removes what carries it from a first view in embed mode.
+pub const NOT_EMBEDDED: &str = "data-not-embedded";
+
+/// The id of the data block that holds `part`'s embed bar. A part name is
+/// letters only, so no part's [`source_id`] can be one.
+pub fn embed_bar_id(part: CoursePart) -> String {
+    format!("{CONTAINER_ID}-embed-bar-{}", part.id())
 }
 
 /// One part's first view.
@@ -63,6 +83,27 @@ pub fn render_all(course: &Result<Course, CourseError>) -> Vec<FirstView> {
             html: render_at(course.clone(), &part.href()),
         })
         .collect()
+}
+
+/// The bar each part that can be embedded shows instead of the site's
+/// header at its plain embed address (`?part=trace&embed=1`), as the
+/// app's own `EmbedBar` renders it.
+pub fn render_embed_bars() -> Vec<FirstView> {
+    CoursePart::ALL
+        .into_iter()
+        .chain(CoursePart::UNLISTED)
+        .filter(|part| part.embeds())
+        .map(|part| {
+            let embedding = Embedding::from_query(&embed_address(part));
+            let html = Owner::new().with(|| view! { <EmbedBar part=part embedding=embedding /> }.to_html());
+            FirstView { part, html: strip_markers(&html) }
+        })
+        .collect()
+}
+
+/// `part`'s plain address in embed mode.
+fn embed_address(part: CoursePart) -> String {
+    format!("{}&embed=1", part.href())
 }
 
 /// The page as the app first shows it at the plain address, as HTML.
@@ -125,8 +166,9 @@ impl fmt::Display for FillError {
 impl std::error::Error for FillError {}
 
 /// `page` with its placeholder replaced by the views: the first (the
-/// lesson's) in the first view's container, the others in data blocks.
-pub fn fill(page: &str, views: &[FirstView]) -> Result<String, FillError> {
+/// lesson's) in the first view's container, the others and the embed bars
+/// in data blocks.
+pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result<String, FillError> {
     let Some((lesson, others)) = views.split_first().filter(|(l, _)| l.part == CoursePart::Lesson)
     else {
         return Err(FillError::LessonNotFirst);
@@ -135,16 +177,16 @@ pub fn fill(page: &str, views: &[FirstView]) -> Result<String, FillError> {
         "<div id=\"{CONTAINER_ID}\" data-part=\"lesson\">{}</div>",
         lesson.html
     );
-    for view in others {
+    let blocks = others
+        .iter()
+        .map(|v| (source_id(v.part), v))
+        .chain(embed_bars.iter().map(|v| (embed_bar_id(v.part), v)));
+    for (id, view) in blocks {
         let lower = view.html.to_ascii_lowercase();
         if lower.contains("</script") || lower.contains("<!--") {
             return Err(FillError::NotScriptSafe(view.part));
         }
-        html.push_str(&format!(
-            "<script type=\"text/html\" id=\"{}\">{}</script>",
-            source_id(view.part),
-            view.html
-        ));
+        html.push_str(&format!("<script type=\"text/html\" id=\"{id}\">{}</script>", view.html));
     }
     match page.matches(PLACEHOLDER).count() {
         0 => Err(FillError::NoPlaceholder),
@@ -167,19 +209,27 @@ mod tests {
         let page = format!("<body>{PLACEHOLDER}<div id=\"boot\"></div></body>");
         let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Trace, "<main>t</main>")];
         assert_eq!(
-            fill(&page, &views).as_deref(),
+            fill(&page, &views, &[]).as_deref(),
             Ok("<body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
                 <script type=\"text/html\" id=\"first-view-trace\"><main>t</main></script><div id=\"boot\"></div></body>")
         );
-        assert_eq!(fill("<body></body>", &views), Err(FillError::NoPlaceholder));
+        assert_eq!(fill("<body></body>", &views, &[]), Err(FillError::NoPlaceholder));
         let twice = format!("{PLACEHOLDER}{PLACEHOLDER}");
-        assert_eq!(fill(&twice, &views), Err(FillError::SeveralPlaceholders(2)));
-        assert_eq!(fill(&page, &views[1..]), Err(FillError::LessonNotFirst));
-        assert_eq!(fill(&page, &[]), Err(FillError::LessonNotFirst));
+        assert_eq!(fill(&twice, &views, &[]), Err(FillError::SeveralPlaceholders(2)));
+        assert_eq!(fill(&page, &views[1..], &[]), Err(FillError::LessonNotFirst));
+        assert_eq!(fill(&page, &[], &[]), Err(FillError::LessonNotFirst));
         for bad in ["<p>&lt;</SCRIPT></p>", "<!-- x -->"] {
             let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Author, bad)];
-            assert_eq!(fill(&page, &views), Err(FillError::NotScriptSafe(CoursePart::Author)), "{bad}");
+            assert_eq!(fill(&page, &views, &[]), Err(FillError::NotScriptSafe(CoursePart::Author)), "{bad}");
+            let bars = [view(CoursePart::Choice, bad)];
+            assert_eq!(fill(&page, &views[..1], &bars), Err(FillError::NotScriptSafe(CoursePart::Choice)), "{bad}");
         }
+        let bars = [view(CoursePart::Trace, "<header>bar</header>")];
+        assert_eq!(
+            fill(&page, &views[..1], &bars).as_deref(),
+            Ok("<body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
+                <script type=\"text/html\" id=\"first-view-embed-bar-trace\"><header>bar</header></script><div id=\"boot\"></div></body>")
+        );
     }
 
     #[test]
@@ -205,6 +255,75 @@ mod tests {
         assert!(views[1..].iter().all(|v| &v.html != lesson), "no part shows the lesson");
     }
 
+    /// What index.html's script makes of a first view in embed mode: every
+    /// element that carries [`NOT_EMBEDDED`] goes, with its content, and
+    /// the embed bar comes right after the skip link.
+    fn as_embedded(html: &str, bar: &str) -> String {
+        let mut out = html.to_owned();
+        while let Some(at) = out.find(NOT_EMBEDDED) {
+            let start = out[..at].rfind('<').expect("the marker is in a start tag");
+            let end = start + element_len(&out[start..]);
+            out.replace_range(start..end, "");
+        }
+        let after_skip_link = out.find("</a>").expect("the skip link comes first") + "</a>".len();
+        out.insert_str(after_skip_link, bar);
+        out
+    }
+
+    /// The length of the element `html` starts with, to the end of its end
+    /// tag, counting elements of the same name nested in it.
+    fn element_len(html: &str) -> usize {
+        let name: String = html[1..].chars().take_while(char::is_ascii_alphanumeric).collect();
+        let (open, close) = (format!("<{name}"), format!("</{name}>"));
+        let next_open = |from: usize| {
+            html[from..]
+                .match_indices(&open)
+                .map(|(i, _)| from + i)
+                .find(|&i| html[i + open.len()..].starts_with([' ', '>']))
+        };
+        let (mut depth, mut at) = (1, 1);
+        loop {
+            let close_at = at + html[at..].find(&close).expect("the element ends");
+            match next_open(at) {
+                Some(open_at) if open_at < close_at => {
+                    depth += 1;
+                    at = open_at + 1;
+                }
+                _ => {
+                    depth -= 1;
+                    at = close_at + close.len();
+                    if depth == 0 {
+                        return at;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn element_len_finds_the_matching_end_tag() {
+        let html = "<div a><div><p>x</p></div><details></details></div><div>after</div>";
+        assert_eq!(&html[..element_len(html)], "<div a><div><p>x</p></div><details></details></div>");
+        assert_eq!(element_len("<p><pre></pre></p>!"), "<p><pre></pre></p>".len());
+    }
+
+    #[test]
+    fn every_part_embedded_is_its_first_view_without_the_full_page_and_with_its_bar() {
+        let course = course::load();
+        let views = render_all(&course);
+        let bars = render_embed_bars();
+        let embeddable: Vec<CoursePart> = views.iter().map(|v| v.part).filter(|p| p.embeds()).collect();
+        assert_eq!(bars.iter().map(|b| b.part).collect::<Vec<_>>(), embeddable, "a bar for each");
+        for (view, bar) in views.iter().filter(|v| v.part.embeds()).zip(&bars) {
+            let label = view.part.label();
+            let embedded = render_at(course.clone(), &embed_address(view.part));
+            assert!(view.html.contains(NOT_EMBEDDED), "{label}: the full page marks its own");
+            assert!(!embedded.contains(NOT_EMBEDDED), "{label}: embedded shows none of it");
+            assert!(bar.html.starts_with("<header class=\"embed-bar\">"), "{label}: {}", bar.html);
+            assert_eq!(as_embedded(&view.html, &bar.html), embedded, "{label}");
+        }
+    }
+
     #[test]
     fn the_page_has_exactly_one_placeholder() {
         let page = include_str!("../index.html");
@@ -219,7 +338,7 @@ mod tests {
         let html = render(Ok(course));
         for landmark in [
             "class=\"skip-link\"",
-            "<header class=\"site-header\">",
+            "<header data-not-embedded=\"\" class=\"site-header\">",
             "<main id=\"main\"",
             "<footer class=\"site-footer\">",
             "<h1 id=\"page-title\">",

@@ -129,7 +129,7 @@ pub fn Shell(
     let author_target = author.clone();
     let for_instructors = (!embedded).then(|| {
         view! {
-            <p>
+            <p data-not-embedded="">
                 "For instructors: "
                 <a href=author on:click=move |ev| nav.follow(&ev, &author_target)>"author your own exercise"</a>
                 ", or embed any part in a course page with the panel under it."

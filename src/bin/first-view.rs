@@ -28,7 +28,7 @@ fn main() -> ExitCode {
         }
     };
     let views = first_view::render_all(&Ok(course));
-    let filled = match first_view::fill(&page, &views) {
+    let filled = match first_view::fill(&page, &views, &first_view::render_embed_bars()) {
         Ok(filled) => filled,
         Err(e) => {
             eprintln!("first-view: {path}: {e}");

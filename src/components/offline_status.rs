@@ -107,7 +107,7 @@ pub fn OfflineStatus(
         })
     };
     view! {
-        <div class="storage-status" role="status" aria-live="polite" aria-label="App version and connection">
+        <div class="storage-status" role="status" aria-live="polite" aria-label="App version and connection" data-not-embedded="">
             {update}
             {connection}
         </div>

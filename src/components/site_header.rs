@@ -35,7 +35,7 @@ pub fn SiteHeader(
     let home = CoursePart::Lesson.href();
     let home_target = home.clone();
     view! {
-        <header class="site-header">
+        <header class="site-header" data-not-embedded="">
             <p class="app-name">
                 <a href=home on:click=move |ev| nav.follow(&ev, &home_target)>"ttft-lab"</a>
                 <span class="app-tagline">" \u{b7} diagnose a slow first token"</span>

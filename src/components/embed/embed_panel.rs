@@ -159,7 +159,7 @@ pub fn EmbedPanel(
     // first view, it is not, and a line pointing nowhere would mislead.
     let script_line = (!page.is_empty()).then(|| resizer_script_tag(&page));
     view! {
-        <details class="embed-panel">
+        <details class="embed-panel" data-not-embedded="">
             <summary>"Embed this part"</summary>
             <div class="embed-panel-body">
                 <p>
