@@ -399,11 +399,11 @@ describe('when the app cannot run', () => {
       async (page) => {
         // The wasm never arrives; the page's clock is moved on past the
         // 20 s the start-up watch allows, instead of waiting for real.
-        // Embed mode, which has no first view and so shows the loading
-        // line (e2e/first-view.test.mjs).
+        // An instructor's exercise (content=), which has no first view and
+        // so shows the loading line (e2e/first-view.test.mjs).
         await page.clock.install();
         await page.route('**/*.wasm', () => {});
-        await page.goto(`${partUrl(server, 'trace')}&embed=1`);
+        await page.goto(`${partUrl(server, 'trace')}&embed=1&content=x`);
         assert.match(await page.getByRole('status').first().innerText(), /Loading/);
         assert.equal(await page.getByRole('alert').count(), 0, 'no alarm before the time is up');
         await page.clock.fastForward('00:21');
