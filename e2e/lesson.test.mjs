@@ -205,6 +205,30 @@ test('the navigation moves between parts, sets titles and follows the back butto
   await context.close();
 });
 
+test("a link in the lesson's text to another part moves there in the page, as the navigation does", async () => {
+  const { page, context, problems } = await openLesson();
+  // Set on this page's window: a full reload would lose it.
+  await page.evaluate(() => { window.__samePage = true; });
+  const link = page.getByRole('main').getByRole('link', { name: 'trace exercise', exact: true }).first();
+  await link.click();
+  await page.waitForURL(/\?part=trace$/);
+  await page.getByRole('heading', { level: 1 }).filter({ hasText: /hint requests/i }).waitFor();
+  assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+  assert.equal(await page.title(), 'Trace exercise · ttft-lab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'focus moves to the part, as from the navigation');
+  await page.goBack();
+  await page.waitForURL(/\?part=lesson$/);
+  // A click with a modifier is the browser's (a new tab or window): the page stays.
+  const again = page.getByRole('main').getByRole('link', { name: 'configuration choice', exact: true }).first();
+  const popup = context.waitForEvent('page');
+  await again.click({ modifiers: ['Shift'] });
+  const other = await popup;
+  assert.match(page.url(), /\?part=lesson$/, 'this page stayed on the lesson');
+  await other.close();
+  assertNoProblems(problems);
+  await context.close();
+});
+
 test('the lesson is accessible in light and dark themes', async () => {
   const { page, context, problems } = await openLesson();
   await axeCheck(page, { label: 'lesson (light)' });

@@ -43,5 +43,9 @@ fn absolute_links_must_be_web_addresses() {
     );
     check("http://example.org", Some("http://example.org"));
     check("javascript:alert(1)", None);
+    // The parser ignores tabs and newlines and leading spaces, and so does
+    // the check for a scheme that spares relative links an exception.
+    check("java\tscript:alert(1)", None);
+    check(" \njavascript:alert(1)", None);
     check("data:text/html,hi", None);
 }
