@@ -1,7 +1,7 @@
 //! ttft-lab's browser app: a Leptos shell over the pure `ttft_core`.
 //!
-//! [`App`] loads the embedded course, opens the browser's storage, and shows
-//! one part of the course at a time (`?part=lesson|trace|choice|interview|import`,
+//! [`start`] loads the embedded course and opens the browser's storage, and
+//! [`Shell`] shows one part of the course at a time (`?part=lesson|trace|choice|interview|import`,
 //! and `timeline` and `author` outside the navigation) under a header with
 //! the navigation and a status area for saved work. With `embed=1` the part
 //! shows alone, under a thin bar instead of the header, reports its height to
@@ -10,8 +10,9 @@
 //! this part" panel. `content=`/`src=` load an instructor's exercise
 //! (`components::authoring`). Inside a learning system that offers a SCORM
 //! API, `lms` restores and reports the learner's progress.
-//! [`start`] mounts it, removes the loading message and marks the page
-//! ready; [`install_panic_hook`] makes a crash say something useful.
+//! [`start`] mounts it, removes the first view and the loading message and
+//! marks the page ready; [`install_panic_hook`] makes a crash say something
+//! useful.
 //!
 //! What the app deliberately does not do: compute latency figures (the core
 //! does), touch `localStorage` outside `storage`, set any HTML from a string,
@@ -63,12 +64,6 @@ use std::sync::Arc;
 use storage::{Store, Stored};
 use ttft_core::content::Course;
 use ttft_core::course_part::CoursePart;
-
-/// The whole app, with the browser's storage.
-#[component]
-pub fn App() -> impl IntoView {
-    view! { <Shell course=course::load() store=Store::open_browser() /> }
-}
 
 /// The app over a given course and store, so tests can supply either.
 #[component]
@@ -197,11 +192,28 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     view! { {body}{panel} }.into_any()
 }
 
-/// Mounts the app on `<body>`, removes the lesson's static first view
+/// Starts the app over the embedded course and the browser's storage, in
+/// tasks of its own after the wasm's: reading the course (and compiling its
+/// reader) in one, the part's first render in the next ([`take_over`]). A
+/// phone's main thread is then never held for the whole start at once:
+/// the browser can paint and answer input in between, and the static first
+/// view stays in place (and usable) until the app takes it over.
+pub fn start() {
+    set_timeout(
+        || {
+            let course = course::load();
+            let store = Store::open_browser();
+            set_timeout(move || take_over(course, store), std::time::Duration::ZERO);
+        },
+        std::time::Duration::ZERO,
+    );
+}
+
+/// Mounts the app on `<body>`, removes the part's static first view
 /// (`first_view`) and the loading message `#boot`, follows a `#section` in
 /// the address, and sets `data-ready="true"` on `<html>` once the controls
 /// are wired.
-pub fn start() {
+fn take_over(course: Result<Course, CourseError>, store: Store) {
     // The app renders beside the first view, which then goes, all in this
     // one task: no frame shows both or neither, and the same markup in the
     // same place means nothing moves. Focus on a link or control in it
@@ -209,7 +221,7 @@ pub fn start() {
     let first_view = document().get_element_by_id("first-view");
     let focused = first_view.as_ref().and_then(focused_control);
     let typed = first_view.as_ref().map(typed_values).unwrap_or_default();
-    mount_to_body(App);
+    mount_to_body(move || view! { <Shell course=course store=store /> });
     if let Some(first_view) = first_view {
         first_view.remove();
     }
