@@ -17,7 +17,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ROOT, launchBrowser, newPage, partUrl, startServer, waitForApp } from '../e2e/support.mjs';
+import { ROOT, launchBrowser, newPage, partUrl, startServer, traceReaderReady, waitForApp } from '../e2e/support.mjs';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
@@ -89,8 +89,9 @@ try {
     });
     await page.goto(partUrl(server, 'import'));
     await waitForApp(page);
-    // The file input appears once the trace reader (a worker) has started.
-    await page.getByLabel('Choose a trace file').waitFor();
+    // The file input shows at once, and is enabled once the trace reader
+    // (a worker) has started; a file given to it before is not read.
+    await traceReaderReady(page);
     await page.evaluate(() => {
       document.getElementById('import-file').addEventListener('change', () => { window.__importStart = performance.now(); }, { capture: true, once: true });
     });
