@@ -75,9 +75,7 @@ pub struct FirstView {
 
 /// Every part's first view, the lesson's first.
 pub fn render_all(course: &Result<Course, CourseError>) -> Vec<FirstView> {
-    CoursePart::ALL
-        .into_iter()
-        .chain(CoursePart::UNLISTED)
+    every_part()
         .map(|part| FirstView {
             part,
             html: render_at(course.clone(), &part.href()),
@@ -89,9 +87,7 @@ pub fn render_all(course: &Result<Course, CourseError>) -> Vec<FirstView> {
 /// header at its plain embed address (`?part=trace&embed=1`), as the
 /// app's own `EmbedBar` renders it.
 pub fn render_embed_bars() -> Vec<FirstView> {
-    CoursePart::ALL
-        .into_iter()
-        .chain(CoursePart::UNLISTED)
+    every_part()
         .filter(|part| part.embeds())
         .map(|part| {
             let embedding = Embedding::from_query(&embed_address(part));
@@ -99,6 +95,11 @@ pub fn render_embed_bars() -> Vec<FirstView> {
             FirstView { part, html: strip_markers(&html) }
         })
         .collect()
+}
+
+/// Every part, the navigation's first (the lesson's first of all).
+fn every_part() -> impl Iterator<Item = CoursePart> {
+    CoursePart::ALL.into_iter().chain(CoursePart::UNLISTED)
 }
 
 /// `part`'s plain address in embed mode.
