@@ -418,6 +418,14 @@ fn on_page(event: &str, handler: impl Fn() + 'static) {
 /// the module notes); call once, while the app is set up.
 pub fn connect(store: &Store, course: &Arc<Course>, checklist: Stored<Checklist>) -> Option<Connection> {
     let host = host::find()?;
+    connect_to(host, store, course, checklist)
+}
+
+/// [`connect`] once a host is found. A function of its own, never inlined:
+/// a page outside a learning system (nearly every visit) then never calls
+/// it, and the browser never compiles it.
+#[inline(never)]
+fn connect_to(host: host::Host, store: &Store, course: &Arc<Course>, checklist: Stored<Checklist>) -> Option<Connection> {
     let values = Values {
         checklist,
         trace: open_for_app(learner_state::trace_work(&course.trace_exercise)),
