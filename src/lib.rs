@@ -188,7 +188,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         .embeds()
         .then_some(part)
         .filter(|_| !embedded)
-        .map(|p| view! { <EmbedPanel part=p content=panel_content.clone() /> });
+        .map(|p| view! { <components::later::Later><EmbedPanel part=p content=panel_content.clone() /></components::later::Later> });
     view! { {body}{panel} }.into_any()
 }
 
@@ -213,15 +213,36 @@ pub fn start() {
 /// (`first_view`) and the loading message `#boot`, follows a `#section` in
 /// the address, and sets `data-ready="true"` on `<html>` once the controls
 /// are wired.
+///
+/// The app is drawn off the document in several tasks
+/// (`components::later`): the shell and the part's top now, each block the
+/// part marks [`Later`](components::later::Later) in a task of its own.
+/// Meanwhile the first view stays, usable. Then, in one task, the app's
+/// nodes go into `<body>` and the first view goes: no frame shows both or
+/// neither, and the same markup in the same place means nothing moves.
+/// Focus on a link or control in the first view moves to the same one in
+/// the app.
 fn take_over(course: Result<Course, CourseError>, store: Store) {
-    // The app renders beside the first view, which then goes, all in this
-    // one task: no frame shows both or neither, and the same markup in the
-    // same place means nothing moves. Focus on a link or control in it
-    // moves to the same one in the app.
+    if let Some(app) =
+        components::later::mount_in_steps(move || view! { <Shell course=course store=store /> }, put_in_page)
+    {
+        // The app lives as long as the page.
+        app.forget();
+    }
+}
+
+/// The app's finished nodes, in `host`, take the first view's place.
+fn put_in_page(host: web_sys::HtmlElement) {
     let first_view = document().get_element_by_id("first-view");
     let focused = first_view.as_ref().and_then(focused_control);
     let typed = first_view.as_ref().map(typed_values).unwrap_or_default();
-    mount_to_body(move || view! { <Shell course=course store=store /> });
+    if let Some(body) = document().body() {
+        while let Some(node) = host.first_child() {
+            if body.append_child(&node).is_err() {
+                break;
+            }
+        }
+    }
     if let Some(first_view) = first_view {
         first_view.remove();
     }
@@ -255,6 +276,7 @@ fn take_over(course: Result<Course, CourseError>, store: Store) {
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("data-ready", "true");
     }
+    components::later::mounted();
 }
 
 /// What a learner typed or chose in the first view before the app started:

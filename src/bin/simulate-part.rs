@@ -7,7 +7,8 @@
 //! which the page's own wasm renders (`components::simulate::host`); the
 //! simulator itself runs in a worker again (`sim-worker`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use ttft_lab::components::later::{mount_in_steps, mounted};
 use ttft_lab::components::simulate::simulate_page::SimulatePage;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -15,28 +16,57 @@ use wasm_bindgen::JsCast;
 thread_local! {
     /// The mounted part; dropping it unmounts it (and ends its worker).
     static MOUNTED: RefCell<Option<Box<dyn std::any::Any>>> = const { RefCell::new(None) };
+    /// Which mount is the latest: one that finishes after the learner left
+    /// and came back is not put in the page.
+    static GENERATION: Cell<u64> = const { Cell::new(0) };
 }
 
-/// Mounts the part into `#simulate-root`; false when there is no such
-/// element (the learner has left the part).
+/// Starts mounting the part into `#simulate-root`; false when there is no
+/// such element (the learner has left the part). The part is drawn off the
+/// page in short tasks (`components::later`), then put in `#simulate-root`
+/// in one, and "ttft-simulate-mounted" fires on `window`.
 #[wasm_bindgen]
 pub fn mount_simulate() -> bool {
     unmount_simulate();
-    let Some(root) = web_sys::window()
+    if root().is_none() {
+        return false;
+    }
+    let generation = GENERATION.with(|g| {
+        g.set(g.get() + 1);
+        g.get()
+    });
+    let handle = mount_in_steps(SimulatePage, move |host| {
+        if GENERATION.with(|g| g.get()) != generation {
+            return;
+        }
+        let Some(root) = root() else { return };
+        while let Some(node) = host.first_child() {
+            if root.append_child(&node).is_err() {
+                break;
+            }
+        }
+        mounted();
+        if let Some(window) = web_sys::window() {
+            if let Ok(event) = web_sys::CustomEvent::new("ttft-simulate-mounted") {
+                let _ = window.dispatch_event(&event);
+            }
+        }
+    });
+    MOUNTED.with(|m| *m.borrow_mut() = handle.map(|h| Box::new(h) as Box<dyn std::any::Any>));
+    true
+}
+
+fn root() -> Option<web_sys::HtmlElement> {
+    web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("simulate-root"))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return false;
-    };
-    let handle = leptos::mount::mount_to(root, SimulatePage);
-    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(handle)));
-    true
 }
 
 /// Unmounts the part, if it is mounted.
 #[wasm_bindgen]
 pub fn unmount_simulate() {
+    GENERATION.with(|g| g.set(g.get() + 1));
     let old = MOUNTED.with(|m| m.borrow_mut().take());
     drop(old);
 }

@@ -11,6 +11,7 @@
 //! the worked timeline own theirs).
 
 use crate::components::checklist::CompletionChecklist;
+use crate::components::later::Later;
 use crate::components::prose::{plain, Prose};
 use crate::components::worked_timeline::WorkedTimelineWidget;
 use leptos::prelude::*;
@@ -33,10 +34,15 @@ pub fn LessonPage(
             view! { <li><a href=href>{plain(&s.title)}</a></li> }
         })
         .collect_view();
+    // Each section may be drawn in a short task of its own while the app
+    // starts (`later`).
     let sections = lesson
         .sections
         .iter()
-        .map(|s| section(s, &course))
+        .map(|s| {
+            let (s, course) = (s.clone(), Arc::clone(&course));
+            view! { <Later>{section(&s, &course)}</Later> }
+        })
         .collect_view();
     view! {
         <article class="lesson">
@@ -57,11 +63,20 @@ pub fn LessonPage(
 fn section(s: &Section, course: &Arc<Course>) -> impl IntoView {
     let heading_id = format!("{}-title", s.id);
     let labelled_by = heading_id.clone();
+    // The larger blocks (tables, the checklist, the worked timeline) get a
+    // short task of their own while the app starts, like each section.
     let blocks = s
         .blocks
         .iter()
         .enumerate()
-        .map(|(i, b)| block(&s.id, i, b, course))
+        .map(|(i, b)| {
+            if matches!(b, Block::Table { .. } | Block::Checklist { .. } | Block::Widget { .. }) {
+                let (id, b, course) = (s.id.clone(), b.clone(), Arc::clone(course));
+                view! { <Later>{block(&id, i, &b, &course)}</Later> }.into_any()
+            } else {
+                block(&s.id, i, b, course)
+            }
+        })
         .collect_view();
     view! {
         <section id=s.id.clone() class="lesson-section" aria-labelledby=labelled_by>

@@ -18,6 +18,7 @@ pub mod chart_patterns;
 pub mod checklist;
 pub mod embed;
 pub mod import;
+pub mod later;
 pub mod lesson;
 pub mod offline_status;
 pub mod on_demand;

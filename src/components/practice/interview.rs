@@ -14,6 +14,7 @@
 //! it against the rubric, `self_score`), or keep the saved scores
 //! (`history`).
 
+use crate::components::later::Later;
 use crate::components::practice::history::{HistoryStatus, ScoreHistory};
 use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
@@ -101,58 +102,67 @@ pub fn InterviewPage(
     };
     let (answer_box, answer_chars) = answer_box(work.clone(), limit);
     let opinion = Opinion::new();
-    let score_part = match rubric {
-        Some(rubric) => {
-            let step = {
-                let (rubric, question, work) = (
-                    rubric.clone(),
-                    ttft_core::second_opinion::request::question_text(&interview),
-                    work.clone(),
-                );
-                ViewFn::from(move || {
-                    view! {
-                        <SecondOpinionStep rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
-                    }
-                })
-            };
-            view! {
-                <SelfScore
-                    rubric=rubric
-                    work=work.clone()
-                    saved=saved.clone()
-                    status=status
-                    answer_chars=answer_chars
-                    opinion=opinion
-                    before_save=step
-                />
+    // Built inside its `Later`, so that its components' set-up waits for
+    // that task too.
+    let score_part = {
+        let (work, saved) = (work.clone(), saved.clone());
+        let question = ttft_core::second_opinion::request::question_text(&interview);
+        move || match rubric {
+            Some(rubric) => {
+                let step = {
+                    let (rubric, question, work) = (rubric.clone(), question, work.clone());
+                    ViewFn::from(move || {
+                        view! {
+                            <SecondOpinionStep rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
+                        }
+                    })
+                };
+                view! {
+                    <SelfScore
+                        rubric=rubric
+                        work=work.clone()
+                        saved=saved.clone()
+                        status=status
+                        answer_chars=answer_chars
+                        opinion=opinion
+                        before_save=step
+                    />
+                }
+                .into_any()
             }
-            .into_any()
-        }
-        None => {
-            view! { <p>"The rubric is not available, so scoring is switched off."</p> }.into_any()
+            None => {
+                view! { <p>"The rubric is not available, so scoring is switched off."</p> }.into_any()
+            }
         }
     };
-    let reference = interview
-        .reference_answer
-        .iter()
-        .map(|p| view! { <p><Prose text=p.clone() /></p> })
-        .collect_view();
-    let reference_scores = rubric_scores_line(
-        &interview,
-        use_context::<CourseContext>().map(|c| c.0.rubric.clone()),
-    );
-    let followups = interview
-        .followups
-        .iter()
-        .map(|f| {
-            view! {
-                <details class="followup">
-                    <summary><Prose text=f.question.clone() /></summary>
-                    <p><Prose text=f.answer.clone() /></p>
-                </details>
-            }
-        })
-        .collect_view();
+    let reference = {
+        let interview = interview.clone();
+        let rubric = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
+        move || {
+            let paragraphs = interview
+                .reference_answer
+                .iter()
+                .map(|p| view! { <p><Prose text=p.clone() /></p> })
+                .collect_view();
+            (paragraphs, rubric_scores_line(&interview, rubric))
+        }
+    };
+    let followups = {
+        let followups = interview.followups.clone();
+        move || {
+            followups
+                .iter()
+                .map(|f| {
+                    view! {
+                        <details class="followup">
+                            <summary><Prose text=f.question.clone() /></summary>
+                            <p><Prose text=f.answer.clone() /></p>
+                        </details>
+                    }
+                })
+                .collect_view()
+        }
+    };
 
     view! {
         <article class="practice interview">
@@ -164,7 +174,7 @@ pub fn InterviewPage(
                 <p><Prose text=interview.scenario.clone() /></p>
                 <h3>"Trace rule"</h3>
                 <p><Prose text=interview.trace_rule.clone() /></p>
-                <TraceTable rows=rows caption_id="interview-trace-caption" />
+                <Later><TraceTable rows=rows caption_id="interview-trace-caption" /></Later>
                 <h3 id="iq-constraints">"Constraints"</h3>
                 <ul>{list(&interview.constraints)}</ul>
                 <h3 id="iq-deliverables">"What your answer covers"</h3>
@@ -172,32 +182,33 @@ pub fn InterviewPage(
             </section>
             <section aria-labelledby="iq-hints" class="step">
                 <h2 id="iq-hints"><span class="step-number">"2"</span>"Hints"</h2>
-                {hints(interview.hints.clone(), work.clone())}
+                <Later>{hints(interview.hints.clone(), work.clone())}</Later>
             </section>
             <section aria-labelledby="iq-answer" class="step">
                 <h2 id="iq-answer"><span class="step-number">"3"</span>"Your answer"</h2>
-                {answer_box}
+                <Later>{answer_box}</Later>
             </section>
             <section aria-labelledby="iq-reference" class="step">
                 <h2 id="iq-reference"><span class="step-number">"4"</span>"Reference answer"</h2>
-                <details class="reference">
-                    <summary>"Show the reference answer"</summary>
-                    {reference}
-                    {reference_scores}
-                </details>
+                <Later>
+                    <details class="reference">
+                        <summary>"Show the reference answer"</summary>
+                        {reference()}
+                    </details>
+                </Later>
             </section>
             <section aria-labelledby="iq-score" class="step">
                 <h2 id="iq-score"><span class="step-number">"5"</span>"Score yourself"</h2>
-                {score_part}
+                <Later>{score_part()}</Later>
             </section>
             <section aria-labelledby="iq-history" class="step">
                 <h2 id="iq-history"><span class="step-number">"6"</span>"Your saved scores"</h2>
-                <ScoreHistory saved=saved status=status max_total=max_total />
+                <Later><ScoreHistory saved=saved status=status max_total=max_total /></Later>
             </section>
             <section aria-labelledby="iq-followups" class="step">
                 <h2 id="iq-followups"><span class="step-number">"7"</span>"Follow-up questions"</h2>
                 <p>"An interviewer may go on to ask these. Answer each aloud before you open its model answer."</p>
-                {followups}
+                <Later>{followups()}</Later>
             </section>
         </article>
     }

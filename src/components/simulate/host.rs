@@ -60,7 +60,8 @@ fn load() {
     }
 }
 
-/// Mounts the part if its wasm runs; true when it did.
+/// Starts mounting the part if its wasm runs; true when it did (it fires
+/// "ttft-simulate-mounted" once it is in the page).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn mount() -> bool {
     call("mount", true).and_then(|v| v.as_bool()) == Some(true)
@@ -72,10 +73,14 @@ pub fn SimulateHost() -> impl IntoView {
     let state = RwSignal::new(Load::Loading);
     #[cfg(target_arch = "wasm32")]
     {
+        // The part's wasm has started: mount it. It draws off the page in
+        // short tasks and says when it is in; the loading line stays until
+        // then.
         let ready = window_event_listener_untyped("ttft-simulate-ready", move |_| {
-            if mount() {
-                state.set(Load::Mounted);
-            }
+            mount();
+        });
+        let mounted = window_event_listener_untyped("ttft-simulate-mounted", move |_| {
+            state.set(Load::Mounted);
         });
         let failed = window_event_listener_untyped("ttft-simulate-failed", move |e| {
             let reason = e
@@ -86,18 +91,20 @@ pub fn SimulateHost() -> impl IntoView {
         });
         on_cleanup(move || {
             ready.remove();
+            mounted.remove();
             failed.remove();
             let _ = call("unmount", true);
         });
-        // After the root is in the document: mount at once if the part's
-        // wasm runs already, else fetch it.
-        request_animation_frame(move || {
-            if mount() {
-                state.set(Load::Mounted);
-            } else if call("unmount", true).is_none() {
-                // Not started yet (or it failed): fetch it.
-                load();
-            }
+        // After the root is in the document (when the app is starting, once
+        // it is all in the page): mount at once if the part's wasm runs
+        // already, else fetch it.
+        crate::components::later::when_in_page(move || {
+            request_animation_frame(move || {
+                if !mount() && call("unmount", true).is_none() {
+                    // Not started yet (or it failed): fetch it.
+                    load();
+                }
+            })
         });
     }
     let retry = Callback::new(move |()| {

@@ -23,6 +23,7 @@ use crate::components::import::import_charts::ImportCharts;
 use crate::components::import::import_summary::ImportSummary;
 use crate::components::import::results_table::ResultsTable;
 use crate::components::import::slices::download;
+use crate::components::later::Later;
 use crate::components::on_demand::{OnDemandFailed, OnDemandLoading};
 use crate::worker::sim::{self, Ask, Attempt, RunFigures, Slot};
 use leptos::prelude::*;
@@ -105,11 +106,6 @@ pub fn SimulatePage() -> impl IntoView {
     let target = RwSignal::new(Micros::from_ms(1_000));
     let convention = RwSignal::new(Convention::Linear);
 
-    // The form and the status come first; the sweep and the experiments
-    // are drawn in a task of their own, so mounting the part does not hold
-    // the page for one long task.
-    let later = RwSignal::new(false);
-    set_timeout(move || later.set(true), std::time::Duration::ZERO);
 
     let write_address = move || {
         let q = |k: usize| runs[k].with_untracked(|r| r.as_ref().map(|s| s.figures.query.clone()));
@@ -440,7 +436,7 @@ pub fn SimulatePage() -> impl IntoView {
     view! {
         <div class="simulate-part">
             <form class="sim-form" on:submit=move |e| { e.prevent_default(); run(Slot::A); }>
-                <SettingsForm form=form replay=replay.into() trace_picker=trace_picker />
+                <Later><SettingsForm form=form replay=replay.into() trace_picker=trace_picker /></Later>
             </form>
             {controls}
             <section class="sim-status" aria-labelledby="sim-status-title">
@@ -452,7 +448,9 @@ pub fn SimulatePage() -> impl IntoView {
             {run_section(Slot::A)}
             {run_section(Slot::B)}
             {comparison}
-            {move || later.get().then(|| view! {
+            // The part is drawn in short tasks (`later`): the form, the
+            // sweep and the experiments each in one of its own.
+            <Later>
             <section class="sim-sweep" aria-labelledby="sim-sweep-title">
                 <h2 id="sim-sweep-title">"Sweep the arrival rate"</h2>
                 <p>"Run the form's settings at a range of arrival rates, as shares of what the engine can serve, and see which part of the p95 TTFT grows."</p>
@@ -474,8 +472,8 @@ pub fn SimulatePage() -> impl IntoView {
                 <button type="button" on:click=start_sweep disabled=move || is_busy() || worker.get() != WorkerState::Ready>"Run the sweep"</button>
                 {move || sweep.get().map(|result| view! { <SweepView result=result /> })}
             </section>
-            <Experiments form=form checks=checks on_check=on_check on_loaded=on_loaded />
-            })}
+            </Later>
+            <Later><Experiments form=form checks=checks on_check=on_check on_loaded=on_loaded /></Later>
             {requests_view}
         </div>
     }

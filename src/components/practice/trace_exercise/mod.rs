@@ -25,6 +25,7 @@ mod trace_table;
 
 pub use trace_table::TraceTable;
 
+use crate::components::later::Later;
 use crate::components::prose::Prose;
 use crate::learner_state;
 use crate::learner_state::merge::next_stamp;
@@ -127,6 +128,7 @@ pub fn TraceExercisePage(
             .collect_view()
     };
 
+    let rows = exercise.requests.clone();
     view! {
         <article class="practice trace-exercise">
             <h1 id="page-title"><Prose text=exercise.title.clone() /></h1>
@@ -135,8 +137,8 @@ pub fn TraceExercisePage(
                 <strong>"Target: "</strong>
                 {format!("a server TTFT of at most {target} per request.")}
             </p>
-            <TraceTable rows=exercise.requests.clone() caption_id="trace-table-caption" />
-            {trace_chart(&exercise.requests, target)}
+            <Later><TraceTable rows=rows caption_id="trace-table-caption" /></Later>
+            <Later>{trace_chart(&exercise.requests, target)}</Later>
             <section aria-labelledby="tx-answers-title" class="tx-answers">
                 <h2 id="tx-answers-title">"Your diagnosis"</h2>
                 <p>
@@ -145,7 +147,7 @@ pub fn TraceExercisePage(
                      name. Check as often as you like."
                 </p>
                 <form class="tx-form" on:submit=|ev| ev.prevent_default()>
-                    {forms}
+                    <Later>{forms}</Later>
                     <div class="practice-actions">
                         <button type="button" class="primary" on:click=on_check>"Check answers"</button>
                         <button
@@ -164,7 +166,7 @@ pub fn TraceExercisePage(
             </section>
             <section id="tx-reveal" class="reveal" aria-labelledby="tx-reveal-title" hidden=move || !revealed()>
                 <h2 id="tx-reveal-title">"Answers"</h2>
-                <ol class="reveal-list">{reveal_list}</ol>
+                <Later><ol class="reveal-list">{reveal_list}</ol></Later>
             </section>
         </article>
     }
