@@ -424,8 +424,12 @@ impl LlmSpan {
         }
     }
 
-    /// Builds the request, or says why the span cannot be one.
-    pub(crate) fn into_request(self, fallback_id: String) -> Result<ImportedRequest, String> {
+    /// Builds the request, or says why the span cannot be one. The fallback
+    /// id is only made when the span has no id of its own.
+    pub(crate) fn into_request(
+        self,
+        fallback_id: impl FnOnce() -> String,
+    ) -> Result<ImportedRequest, String> {
         let to_us = |name: &str, v: Option<f64>| -> Result<Option<Micros>, String> {
             match v {
                 None => Ok(None),
@@ -457,7 +461,7 @@ impl LlmSpan {
             Outcome::Completed
         };
         Ok(ImportedRequest {
-            id: self.id.unwrap_or(fallback_id),
+            id: self.id.unwrap_or_else(fallback_id),
             start: self.start,
             prompt_tokens: self.prompt_tokens,
             output_tokens: self.output_tokens,
@@ -554,10 +558,12 @@ fn read_span(span: SpanParts<'_>, line: usize, (r, s, k): SpanAt, import: &mut I
         };
         fields.error = Some(msg.to_owned());
     }
-    let fallback = if span.span_id.is_empty() {
-        format!("line {line} span {}", k + 1)
-    } else {
-        span.span_id.into_owned()
+    let fallback = || {
+        if span.span_id.is_empty() {
+            format!("line {line} span {}", k + 1)
+        } else {
+            span.span_id.into_owned()
+        }
     };
     match fields.into_request(fallback) {
         Ok(req) => import.requests.push(req),
@@ -571,7 +577,7 @@ pub fn read_line(line: &str, n: usize, import: &mut Import) {
         return;
     }
     if let Some(spans) = fast::parse(line) {
-        for (at, span) in spans {
+        for (at, span) in spans.into_iter() {
             read_span(span, n, at, import);
         }
         return;

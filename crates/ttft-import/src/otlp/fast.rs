@@ -29,16 +29,55 @@ const MAX_DEPTH: usize = 64;
 /// reader enforces; this stays far below it.
 const MAX_VALUE_DEPTH: usize = 8;
 
+/// The spans of one line, kept until the whole line is read. A line
+/// usually holds one span, which is kept without a heap allocation.
+#[derive(Default)]
+pub(super) struct Spans<'a> {
+    first: Option<(SpanAt, SpanParts<'a>)>,
+    rest: Vec<(SpanAt, SpanParts<'a>)>,
+}
+
+impl<'a> Spans<'a> {
+    fn push(&mut self, span: (SpanAt, SpanParts<'a>)) {
+        if self.first.is_none() {
+            self.first = Some(span);
+        } else {
+            self.rest.push(span);
+        }
+    }
+
+    /// The spans in the order they were read.
+    pub(super) fn into_iter(self) -> impl Iterator<Item = (SpanAt, SpanParts<'a>)> {
+        self.first.into_iter().chain(self.rest)
+    }
+}
+
+/// A span's fields in the order a collector writes them.
+const SPAN_FIELDS: &[&[u8]] = &[
+    b"traceId",
+    b"spanId",
+    b"parentSpanId",
+    b"name",
+    b"kind",
+    b"startTimeUnixNano",
+    b"endTimeUnixNano",
+    b"attributes",
+    b"status",
+];
+
+/// An attribute value's fields.
+const VALUE_FIELDS: &[&[u8]] = &[b"stringValue", b"doubleValue", b"intValue", b"arrayValue"];
+
 /// Reads one line's spans, or `None` when the general reader must.
-pub(super) fn parse(line: &str) -> Option<Vec<(SpanAt, SpanParts<'_>)>> {
+pub(super) fn parse(line: &str) -> Option<Spans<'_>> {
     let mut c = Cur {
         text: line,
         b: line.as_bytes(),
         i: 0,
     };
-    let mut out = Vec::new();
+    let mut out = Spans::default();
     let mut seen = false;
-    c.object(|c, name| match name {
+    c.object(&[b"resourceSpans"], |c, name| match name {
         b"resourceSpans" => {
             if std::mem::replace(&mut seen, true) {
                 return None;
@@ -54,10 +93,10 @@ pub(super) fn parse(line: &str) -> Option<Vec<(SpanAt, SpanParts<'_>)>> {
 fn resource_spans<'a>(
     c: &mut Cur<'a>,
     r: usize,
-    out: &mut Vec<(SpanAt, SpanParts<'a>)>,
+    out: &mut Spans<'a>,
 ) -> Option<()> {
     let mut seen = false;
-    c.object(|c, name| match name {
+    c.object(&[b"resource", b"scopeSpans"], |c, name| match name {
         b"scopeSpans" | b"instrumentationLibrarySpans" => {
             if std::mem::replace(&mut seen, true) {
                 return None;
@@ -72,10 +111,10 @@ fn scope_spans<'a>(
     c: &mut Cur<'a>,
     r: usize,
     s: usize,
-    out: &mut Vec<(SpanAt, SpanParts<'a>)>,
+    out: &mut Spans<'a>,
 ) -> Option<()> {
     let mut seen = false;
-    c.object(|c, name| match name {
+    c.object(&[b"scope", b"spans"], |c, name| match name {
         b"spans" => {
             if std::mem::replace(&mut seen, true) {
                 return None;
@@ -96,7 +135,7 @@ fn span<'a>(c: &mut Cur<'a>) -> Option<SpanParts<'a>> {
     let mut start = None;
     let mut fields = None;
     let mut status = None;
-    c.object(|c, field| {
+    c.object(SPAN_FIELDS, |c, field| {
         match field {
             b"name" => once(&mut name, c.plain_str()?)?,
             b"spanId" => once(&mut span_id, c.plain_str()?)?,
@@ -140,7 +179,7 @@ fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
 fn status_of<'a>(c: &mut Cur<'a>) -> Option<(bool, Cow<'a, str>)> {
     let mut code = None;
     let mut message = None;
-    c.object(|c, field| match field {
+    c.object(&[b"code", b"message"], |c, field| match field {
         b"code" => {
             let error = match c.peek()? {
                 b'"' => super::status_text_is_error(c.plain_str()?),
@@ -173,7 +212,7 @@ fn status_of<'a>(c: &mut Cur<'a>) -> Option<(bool, Cow<'a, str>)> {
 fn key_value(c: &mut Cur<'_>, fields: &mut LlmSpan) -> Option<()> {
     let mut key: Option<&str> = None;
     let mut has_value = false;
-    c.object(|c, field| match field {
+    c.object(&[b"key", b"value"], |c, field| match field {
         b"key" => once(&mut key, c.plain_str()?),
         b"value" => {
             // A value before its key, or a second value, is left to the
@@ -207,7 +246,7 @@ fn any_value<'a>(c: &mut Cur<'a>, depth: usize) -> Option<AnyValue<'a>> {
     let mut int_value = None;
     let mut double_value = None;
     let mut array_value = None;
-    c.object(|c, field| match field {
+    c.object(VALUE_FIELDS, |c, field| match field {
         b"stringValue" => {
             let v = if c.null()? {
                 None
@@ -223,7 +262,7 @@ fn any_value<'a>(c: &mut Cur<'a>, depth: usize) -> Option<AnyValue<'a>> {
                 None
             } else {
                 let mut values = None;
-                c.object(|c, field| match field {
+                c.object(&[b"values"], |c, field| match field {
                     b"values" => {
                         let mut list = Vec::new();
                         c.array(|c, _| {
@@ -266,6 +305,11 @@ impl<'a> Cur<'a> {
     }
 
     fn peek(&mut self) -> Option<u8> {
+        let c = *self.b.get(self.i)?;
+        if c > b' ' {
+            // Not whitespace: the usual case in a collector's compact lines.
+            return Some(c);
+        }
         self.ws();
         self.b.get(self.i).copied()
     }
@@ -296,16 +340,28 @@ impl<'a> Cur<'a> {
 
     /// An object's members: `f` gets each field name (without quotes; a name
     /// holding an escape is not handled here) with the cursor at its value,
-    /// and must read the value.
-    fn object(&mut self, mut f: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    /// and must read the value. `names` are the field names expected: one
+    /// written exactly `"name":` is recognised by comparing bytes, without
+    /// scanning it as a string (any other is read as one).
+    fn object(
+        &mut self,
+        names: &[&'static [u8]],
+        mut f: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
         self.eat(b'{')?;
         if self.peek()? == b'}' {
             self.i += 1;
             return Some(());
         }
         loop {
-            let name = self.plain_str()?.as_bytes();
-            self.eat(b':')?;
+            let name = match self.known_name(names) {
+                Some(name) => name,
+                None => {
+                    let name = self.plain_str()?.as_bytes();
+                    self.eat(b':')?;
+                    name
+                }
+            };
             f(self, name)?;
             match self.peek()? {
                 b',' => self.i += 1,
@@ -316,6 +372,21 @@ impl<'a> Cur<'a> {
                 _ => return None,
             }
         }
+    }
+
+    /// One of `names` written as `"name":` right at the cursor, taken.
+    fn known_name(&mut self, names: &[&'static [u8]]) -> Option<&'static [u8]> {
+        let rest = self.b.get(self.i..)?;
+        let (&b'"', rest) = rest.split_first()? else {
+            return None;
+        };
+        for &name in names {
+            if rest.starts_with(name) && rest.get(name.len()..name.len() + 2) == Some(b"\":") {
+                self.i += name.len() + 3;
+                return Some(name);
+            }
+        }
+        None
     }
 
     /// An array's elements: `f` gets each index and must read the element.
@@ -387,7 +458,7 @@ impl<'a> Cur<'a> {
                 if depth >= MAX_DEPTH {
                     return None;
                 }
-                self.object(|c, _| c.skip_value(depth + 1))
+                self.object(VALUE_FIELDS, |c, _| c.skip_value(depth + 1))
             }
             b'[' => {
                 if depth >= MAX_DEPTH {
@@ -410,7 +481,7 @@ impl<'a> Cur<'a> {
     /// A number as OTLP may write it, as [`Flex`]'s deserializer reads it.
     fn flex(&mut self) -> Option<Flex> {
         match self.peek()? {
-            b'"' => Some(Flex::from_text(self.plain_str()?)),
+            b'"' => Some(text_number(self.plain_str()?)),
             b'n' => self.literal(b"null").map(|_| Flex::Absent),
             b't' => self.literal(b"true").map(|_| Flex::Bad),
             b'f' => self.literal(b"false").map(|_| Flex::Bad),
@@ -514,18 +585,55 @@ fn json_number_ok(t: &[u8]) -> bool {
     i == t.len()
 }
 
+/// A number written as a string, as [`Flex::from_text`] reads it: a string
+/// of at most 18 digits (how OTLP writes `intValue` and nanosecond times) is
+/// read here, since `parse::<i128>` would give the same; anything else by
+/// `from_text` itself.
+fn text_number(s: &str) -> Flex {
+    let b = s.as_bytes();
+    if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
+        let n = b
+            .iter()
+            .fold(0i128, |n, &c| n * 10 + i128::from(c - b'0'));
+        return Flex::Int(n);
+    }
+    Flex::from_text(s)
+}
+
 /// The powers of ten a double holds exactly.
 const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
+/// Whether serde_json turns a decimal's digits `d` and exponent `-k` into
+/// `(d as f64) / 10^k`, as it does unless built with its `float_roundtrip`
+/// feature (then it rounds correctly, which differs for some inputs of
+/// more than 15 digits, like the probe below). Asked of serde_json itself
+/// once, so the fast reader follows whichever way it was built.
+fn serde_json_divides() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static MODE: AtomicU8 = AtomicU8::new(0);
+    match MODE.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => {
+            let divided = 26_001_075_975_500_861_u64 as f64 / 1e16;
+            let divides =
+                serde_json::from_str::<f64>("2.6001075975500861").ok() == Some(divided);
+            MODE.store(if divides { 1 } else { 2 }, Ordering::Relaxed);
+            divides
+        }
+    }
+}
+
 /// The common numbers, converted without serde_json where the result is
 /// certain to be the same: a non-negative integer of at most 19 digits is
-/// the `u64` serde_json gives; a decimal whose digits form an integer of at
-/// most 2^53 with a power of ten up to 10^22 is one exact operation on two
-/// exact doubles, correctly rounded, which is what serde_json computes in
-/// either of its float modes. `None` for anything else.
+/// the `u64` serde_json gives; a decimal of at most 19 digits with a power
+/// of ten up to 10^22 is `(digits as f64)` times or divided by that exact
+/// power, which is serde_json's own computation without `float_roundtrip`,
+/// and, when the digits are at most 2^53 (exact as a double), the correctly
+/// rounded result it gives with it. `None` for anything else.
 fn simple_number(t: &[u8]) -> Option<Flex> {
     let mut i = 0;
     let mut digits = 0u32;
@@ -586,7 +694,7 @@ fn simple_number(t: &[u8]) -> Option<Flex> {
         }
         exp += if negative { -e } else { e };
     }
-    if i != t.len() || sig > 1 << 53 {
+    if i != t.len() || (sig > 1 << 53 && !serde_json_divides()) {
         return None;
     }
     let pow = *POW10.get(exp.unsigned_abs() as usize)?;
