@@ -544,7 +544,10 @@ fn read_span(span: SpanParts<'_>, line: usize, (r, s, k): SpanAt, import: &mut I
     };
     fields.start = match span.start.as_nanos().map(Micros::checked_from_nanos) {
         Some(None) => {
-            import.problem(at(), "startTimeUnixNano is too large to be a time in nanoseconds; the span was skipped");
+            import.problem(
+                at(),
+                "startTimeUnixNano is too large to be a time in nanoseconds; the span was skipped",
+            );
             return;
         }
         Some(start) => start,
@@ -866,7 +869,9 @@ mod tests {
                 2 => format!(r#"{{"key":"{k}","value":{{"stringValue":{v}}}}}"#),
                 3 => format!(r#"{{"key":"{k}","value":{v}}}"#),
                 4 => format!(r#"{{"value":{{"doubleValue":{v}}},"key":"{k}"}}"#),
-                _ => format!(r#"{{"key":"{k}", "value" : {{ "doubleValue" : {v} , "intValue":{v} }} }}"#),
+                _ => format!(
+                    r#"{{"key":"{k}", "value" : {{ "doubleValue" : {v} , "intValue":{v} }} }}"#
+                ),
             }
         })
     }
@@ -937,15 +942,21 @@ mod tests {
             let text = match x % 5 {
                 0 => format!("{}", m % 10u64.pow(digits as u32)),
                 1 => format!("0.{:0w$}", m % 10u64.pow(digits as u32), w = digits),
-                2 => format!("{}.{}", m % 1000, (m >> 20) % 10u64.pow(digits.min(15) as u32)),
+                2 => format!(
+                    "{}.{}",
+                    m % 1000,
+                    (m >> 20) % 10u64.pow(digits.min(15) as u32)
+                ),
                 3 => format!("{}e-{}", m % (1 << 53), x % 30),
-                _ => format!("{}", f64::from_bits(m) .abs()),
+                _ => format!("{}", f64::from_bits(m).abs()),
             };
             let ours = fast::simple_number_for_test(text.as_bytes());
             if let Some(ours) = ours {
                 let theirs: Flex = serde_json::from_str(&text).expect("valid");
                 match (ours, theirs) {
-                    (Flex::Float(a), Flex::Float(b)) => assert_eq!(a.to_bits(), b.to_bits(), "{text}"),
+                    (Flex::Float(a), Flex::Float(b)) => {
+                        assert_eq!(a.to_bits(), b.to_bits(), "{text}")
+                    }
                     (a, b) => assert_eq!(a, b, "{text}"),
                 }
             }

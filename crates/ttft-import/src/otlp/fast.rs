@@ -90,11 +90,7 @@ pub(super) fn parse(line: &str) -> Option<Spans<'_>> {
     (c.i == c.b.len()).then_some(out)
 }
 
-fn resource_spans<'a>(
-    c: &mut Cur<'a>,
-    r: usize,
-    out: &mut Spans<'a>,
-) -> Option<()> {
+fn resource_spans<'a>(c: &mut Cur<'a>, r: usize, out: &mut Spans<'a>) -> Option<()> {
     let mut seen = false;
     c.object(&[b"resource", b"scopeSpans"], |c, name| match name {
         b"scopeSpans" | b"instrumentationLibrarySpans" => {
@@ -107,12 +103,7 @@ fn resource_spans<'a>(
     })
 }
 
-fn scope_spans<'a>(
-    c: &mut Cur<'a>,
-    r: usize,
-    s: usize,
-    out: &mut Spans<'a>,
-) -> Option<()> {
+fn scope_spans<'a>(c: &mut Cur<'a>, r: usize, s: usize, out: &mut Spans<'a>) -> Option<()> {
     let mut seen = false;
     c.object(&[b"scope", b"spans"], |c, name| match name {
         b"spans" => {
@@ -470,6 +461,10 @@ impl<'a> Cur<'a> {
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'-' | b'0'..=b'9' => {
+                if let Some((_, end)) = simple_number(self.b, self.i) {
+                    self.i = end;
+                    return Some(());
+                }
                 let (start, end) = self.number_span();
                 self.i = end;
                 json_number_ok(self.b.get(start..end)?).then_some(())
@@ -493,15 +488,16 @@ impl<'a> Cur<'a> {
     /// A JSON number, converted exactly as serde_json converts it.
     fn number(&mut self) -> Option<Flex> {
         self.ws();
+        if let Some((x, end)) = simple_number(self.b, self.i) {
+            self.i = end;
+            return Some(x);
+        }
+        // Anything else (a sign, many digits, a large exponent) is converted
+        // by serde_json itself, so the result is the same bit for bit
+        // whatever its features; an error hands the line over.
         let (start, end) = self.number_span();
         self.i = end;
-        match simple_number(self.b.get(start..end)?) {
-            Some(x) => Some(x),
-            // Anything else (a sign, many digits, a large exponent) is
-            // converted by serde_json itself, so the result is the same bit
-            // for bit whatever its features; an error hands the line over.
-            None => serde_json::from_str::<Flex>(self.text.get(start..end)?).ok(),
-        }
+        serde_json::from_str::<Flex>(self.text.get(start..end)?).ok()
     }
 
     /// The bytes that may belong to a number from here on. serde_json stops
@@ -592,9 +588,7 @@ fn json_number_ok(t: &[u8]) -> bool {
 fn text_number(s: &str) -> Flex {
     let b = s.as_bytes();
     if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
-        let n = b
-            .iter()
-            .fold(0i128, |n, &c| n * 10 + i128::from(c - b'0'));
+        let n = b.iter().fold(0i128, |n, &c| n * 10 + i128::from(c - b'0'));
         return Flex::Int(n);
     }
     Flex::from_text(s)
@@ -619,8 +613,7 @@ fn serde_json_divides() -> bool {
         2 => false,
         _ => {
             let divided = 26_001_075_975_500_861_u64 as f64 / 1e16;
-            let divides =
-                serde_json::from_str::<f64>("2.6001075975500861").ok() == Some(divided);
+            let divides = serde_json::from_str::<f64>("2.6001075975500861").ok() == Some(divided);
             MODE.store(if divides { 1 } else { 2 }, Ordering::Relaxed);
             divides
         }
@@ -634,8 +627,8 @@ fn serde_json_divides() -> bool {
 /// power, which is serde_json's own computation without `float_roundtrip`,
 /// and, when the digits are at most 2^53 (exact as a double), the correctly
 /// rounded result it gives with it. `None` for anything else.
-fn simple_number(t: &[u8]) -> Option<Flex> {
-    let mut i = 0;
+fn simple_number(t: &[u8], start: usize) -> Option<(Flex, usize)> {
+    let mut i = start;
     let mut digits = 0u32;
     let mut sig: u64 = 0;
     let mut take = |i: &mut usize, digits: &mut u32| {
@@ -652,13 +645,11 @@ fn simple_number(t: &[u8]) -> Option<Flex> {
         Some(*i - from)
     };
     let int_digits = take(&mut i, &mut digits)?;
-    if int_digits == 0 || (int_digits > 1 && t.first() == Some(&b'0')) {
+    if int_digits == 0 || (int_digits > 1 && t.get(start) == Some(&b'0')) {
         return None;
     }
-    if i == t.len() {
-        return Some(Flex::Int(i128::from(sig)));
-    }
     let mut exp: i32 = 0;
+    let mut float = false;
     if t.get(i) == Some(&b'.') {
         i += 1;
         let frac = take(&mut i, &mut digits)?;
@@ -666,6 +657,7 @@ fn simple_number(t: &[u8]) -> Option<Flex> {
             return None;
         }
         exp -= frac as i32;
+        float = true;
     }
     if let Some(b'e' | b'E') = t.get(i) {
         i += 1;
@@ -693,16 +685,25 @@ fn simple_number(t: &[u8]) -> Option<Flex> {
             return None;
         }
         exp += if negative { -e } else { e };
+        float = true;
     }
-    if i != t.len() || (sig > 1 << 53 && !serde_json_divides()) {
+    // The number must end where the run of number-like bytes ends, so it
+    // is the whole token serde_json would read.
+    if let Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E') = t.get(i) {
+        return None;
+    }
+    if !float {
+        return Some((Flex::Int(i128::from(sig)), i));
+    }
+    if sig > 1 << 53 && !serde_json_divides() {
         return None;
     }
     let pow = *POW10.get(exp.unsigned_abs() as usize)?;
     let x = sig as f64;
-    Some(Flex::Float(if exp >= 0 { x * pow } else { x / pow }))
+    Some((Flex::Float(if exp >= 0 { x * pow } else { x / pow }), i))
 }
 
 #[cfg(test)]
 pub(super) fn simple_number_for_test(t: &[u8]) -> Option<Flex> {
-    simple_number(t)
+    simple_number(t, 0).and_then(|(x, end)| (end == t.len()).then_some(x))
 }
