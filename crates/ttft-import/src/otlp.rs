@@ -808,6 +808,25 @@ mod tests {
             "[]".to_owned(),
             "{}".to_owned(),
             "\u{feff}{}".to_owned(),
+            // Attributes that start in the compact layout and leave it.
+            span(
+                &[
+                    kv("latency.e2e", r#"{"doubleValue":1,"x":2}"#),
+                    kv("latency.time_in_queue", r#"{"doubleValue":0.5}"#).replace("}}", "},\"x\":[]}"),
+                    kv("latency.time_to_first_token", r#"{"intValue":"7" }"#),
+                    kv("request.id", r#"{"stringValue":"a","stringValue":"b"}"#),
+                ]
+                .join(","),
+            ),
+            span(
+                &[
+                    kv("latency.e2e", r#"{"doubleValue":1}"#).replace("\"key\":", "\"key\" :"),
+                    kv("response.model", r#"{"stringValue":"m","intValue":1}"#),
+                    kv("usage.prompt_tokens", r#"{"intValue":"12345678901234567890123456789012345678"}"#),
+                    kv("usage.completion_tokens", r#"{"intValue":"123456789012345678901234567890123456789"}"#),
+                ]
+                .join(","),
+            ),
         ];
         for line in &lines {
             both_ways(line);
@@ -818,7 +837,7 @@ mod tests {
         let taken: Vec<usize> = (0..lines.len())
             .filter(|&i| fast::parse(&lines[i]).is_some())
             .collect();
-        assert_eq!(taken, [0, 2, 4, 14, 15, 32]);
+        assert_eq!(taken, [0, 2, 4, 14, 15, 32, 35]);
     }
 
     /// A random piece of a line: numbers, strings and structure in the

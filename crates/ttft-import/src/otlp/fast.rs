@@ -134,7 +134,15 @@ fn span<'a>(c: &mut Cur<'a>) -> Option<SpanParts<'a>> {
             b"attributes" => {
                 let mut f = LlmSpan::default();
                 if !c.null()? {
-                    c.array(|c, _| key_value(c, &mut f))?;
+                    c.array(|c, _| match compact_attribute(c) {
+                        Some(Compact { key, value }) => {
+                            if let Some(v) = value {
+                                f.set(key, attr(&v));
+                            }
+                            Some(())
+                        }
+                        None => key_value(c, &mut f),
+                    })?;
                 }
                 once(&mut fields, f)?;
             }
@@ -196,6 +204,58 @@ fn status_of<'a>(c: &mut Cur<'a>) -> Option<(bool, Cow<'a, str>)> {
         code.unwrap_or(false),
         Cow::Borrowed(message.unwrap_or_default()),
     ))
+}
+
+/// An attribute read by [`compact_attribute`]: its key, and its value when
+/// the key is one the span uses.
+struct Compact<'a> {
+    key: &'a str,
+    value: Option<AnyValue<'a>>,
+}
+
+/// The attribute as collectors write it, `{"key":"K","value":{"T":V}}`
+/// with no spaces and `T` one of `stringValue`, `doubleValue`, `intValue`,
+/// read by comparing the fixed bytes instead of walking two objects. Any
+/// other layout leaves the cursor where it was and returns `None`, and
+/// [`key_value`] reads the attribute; nothing is applied here, so reading
+/// it again is safe. What is read is what `key_value` would read: the same
+/// functions take the key and the value (or skip a value the span does not
+/// use), and the value becomes the same `AnyValue`.
+fn compact_attribute<'a>(c: &mut Cur<'a>) -> Option<Compact<'a>> {
+    let start = c.i;
+    let read = compact_attribute_at(c);
+    if read.is_none() {
+        c.i = start;
+    }
+    read
+}
+
+fn compact_attribute_at<'a>(c: &mut Cur<'a>) -> Option<Compact<'a>> {
+    c.literal(b"{\"key\":")?;
+    let key = c.plain_str()?;
+    c.literal(b",\"value\":{\"")?;
+    let kind = if c.literal(b"doubleValue\":").is_some() {
+        b'd'
+    } else if c.literal(b"intValue\":").is_some() {
+        b'i'
+    } else {
+        c.literal(b"stringValue\":")?;
+        b's'
+    };
+    let value = if LlmSpan::wants(key) {
+        let mut v = AnyValue::default();
+        match kind {
+            b'd' => v.double_value = c.flex()?,
+            b'i' => v.int_value = c.flex()?,
+            _ => v.string_value = Some(Cow::Borrowed(c.plain_str()?)),
+        }
+        Some(v)
+    } else {
+        c.skip_value(0)?;
+        None
+    };
+    c.literal(b"}}")?;
+    Some(Compact { key, value })
 }
 
 /// One `{"key": ..., "value": ...}` attribute, key first, applied to the
@@ -582,12 +642,12 @@ fn json_number_ok(t: &[u8]) -> bool {
 }
 
 /// A number written as a string, as [`Flex::from_text`] reads it: a string
-/// of at most 18 digits (how OTLP writes `intValue` and nanosecond times) is
-/// read here, since `parse::<i128>` would give the same; anything else by
-/// `from_text` itself.
+/// of at most 38 digits (how OTLP writes `intValue` and nanosecond times;
+/// any 38 digits fit an i128) is read here, since `parse::<i128>` would give
+/// the same; anything else by `from_text` itself.
 fn text_number(s: &str) -> Flex {
     let b = s.as_bytes();
-    if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
+    if !b.is_empty() && b.len() <= 38 && b.iter().all(u8::is_ascii_digit) {
         let n = b.iter().fold(0i128, |n, &c| n * 10 + i128::from(c - b'0'));
         return Flex::Int(n);
     }
