@@ -12,14 +12,18 @@
 //! more than queue + prefill in real spans (time before the engine's queue,
 //! inter-process hand-offs): that remainder is kept as its own part.
 //!
-//! This is the hot path for big files, so spans are deserialised into
-//! borrowed, typed structs (unknown fields skipped) rather than a generic
-//! JSON tree, and a span's attributes are read straight into the fields
-//! the importer keeps: an attribute whose key it does not use (the model
-//! name, sampling settings, ...) has its value skipped unparsed with
-//! `IgnoredAny`, and no list of attributes is ever built. Spans with other names are counted and ignored. The span's own
-//! start and end times are not used as latencies: they bracket the API
-//! server's work, not the parts the course names.
+//! This is the hot path for big files. Each line is first tried by the
+//! byte-level reader in [`fast`], which knows the OTLP layout and takes only
+//! lines it reads exactly as serde does; every other line (and every
+//! pretty-printed document) is deserialised into borrowed, typed structs
+//! (unknown fields skipped) rather than a generic JSON tree. Either way a
+//! span's attributes are read straight into the fields the importer keeps:
+//! an attribute whose key it does not use (the model name, sampling
+//! settings, ...) has its value skipped unparsed, and no list of attributes
+//! is ever built. Both hand each span to one function that judges it.
+//! Spans with other names are counted and ignored. The span's own start and
+//! end times are not used as latencies: they bracket the API server's work,
+//! not the parts the course names.
 
 mod fast;
 
