@@ -102,10 +102,12 @@ fn read_span(span: &Value, at: &str, import: &mut Import) {
         fields.error =
             Some(status_text.unwrap_or_else(|| "the span is marked as an error".to_owned()));
     }
-    let fallback = span["spanID"]
-        .as_str()
-        .map(str::to_owned)
-        .unwrap_or_else(|| at.to_owned());
+    let fallback = || {
+        span["spanID"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| at.to_owned())
+    };
     match fields.into_request(fallback) {
         Ok(req) => import.requests.push(req),
         Err(msg) => import.problem(

@@ -12,14 +12,20 @@
 //! more than queue + prefill in real spans (time before the engine's queue,
 //! inter-process hand-offs): that remainder is kept as its own part.
 //!
-//! This is the hot path for big files, so spans are deserialised into
-//! borrowed, typed structs (unknown fields skipped) rather than a generic
-//! JSON tree, and a span's attributes are read straight into the fields
-//! the importer keeps: an attribute whose key it does not use (the model
-//! name, sampling settings, ...) has its value skipped unparsed with
-//! `IgnoredAny`, and no list of attributes is ever built. Spans with other names are counted and ignored. The span's own
-//! start and end times are not used as latencies: they bracket the API
-//! server's work, not the parts the course names.
+//! This is the hot path for big files. Each line is first tried by the
+//! byte-level reader in [`fast`], which knows the OTLP layout and takes only
+//! lines it reads exactly as serde does; every other line (and every
+//! pretty-printed document) is deserialised into borrowed, typed structs
+//! (unknown fields skipped) rather than a generic JSON tree. Either way a
+//! span's attributes are read straight into the fields the importer keeps:
+//! an attribute whose key it does not use (the model name, sampling
+//! settings, ...) has its value skipped unparsed, and no list of attributes
+//! is ever built. Both hand each span to one function that judges it.
+//! Spans with other names are counted and ignored. The span's own start and
+//! end times are not used as latencies: they bracket the API server's work,
+//! not the parts the course names.
+
+mod fast;
 
 use crate::model::{Breakdown, ImportedRequest, Location, Prefill, PrefillConvention};
 use crate::read::{line_at, Import};
@@ -265,6 +271,17 @@ impl Flex {
     }
 }
 
+impl Flex {
+    /// A number written as a string (`"intValue": "700"`, `"NaN"`).
+    pub(super) fn from_text(v: &str) -> Flex {
+        let v = v.trim();
+        v.parse::<i128>()
+            .map(Flex::Int)
+            .or_else(|_| v.parse::<f64>().map(Flex::Float))
+            .unwrap_or(Flex::Bad)
+    }
+}
+
 impl<'de> Deserialize<'de> for Flex {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Flex, D::Error> {
         struct V;
@@ -283,11 +300,7 @@ impl<'de> Deserialize<'de> for Flex {
                 Ok(Flex::Float(v))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Flex, E> {
-                let v = v.trim();
-                Ok(v.parse::<i128>()
-                    .map(Flex::Int)
-                    .or_else(|_| v.parse::<f64>().map(Flex::Float))
-                    .unwrap_or(Flex::Bad))
+                Ok(Flex::from_text(v))
             }
             fn visit_bool<E: de::Error>(self, _: bool) -> Result<Flex, E> {
                 Ok(Flex::Bad)
@@ -319,9 +332,7 @@ impl<'de> Deserialize<'de> for StatusCode {
                 Ok(StatusCode(v == 2))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<StatusCode, E> {
-                Ok(StatusCode(
-                    v == "STATUS_CODE_ERROR" || v == "ERROR" || v == "2",
-                ))
+                Ok(StatusCode(status_text_is_error(v)))
             }
             fn visit_unit<E: de::Error>(self) -> Result<StatusCode, E> {
                 Ok(StatusCode(false))
@@ -329,6 +340,11 @@ impl<'de> Deserialize<'de> for StatusCode {
         }
         d.deserialize_any(V)
     }
+}
+
+/// Whether a status code written as text means the span failed.
+pub(super) fn status_text_is_error(v: &str) -> bool {
+    v == "STATUS_CODE_ERROR" || v == "ERROR" || v == "2"
 }
 
 /// A vLLM request span's fields, gathered attribute by attribute. Shared
@@ -412,8 +428,12 @@ impl LlmSpan {
         }
     }
 
-    /// Builds the request, or says why the span cannot be one.
-    pub(crate) fn into_request(self, fallback_id: String) -> Result<ImportedRequest, String> {
+    /// Builds the request, or says why the span cannot be one. The fallback
+    /// id is only made when the span has no id of its own.
+    pub(crate) fn into_request(
+        self,
+        fallback_id: impl FnOnce() -> String,
+    ) -> Result<ImportedRequest, String> {
         let to_us = |name: &str, v: Option<f64>| -> Result<Option<Micros>, String> {
             match v {
                 None => Ok(None),
@@ -445,7 +465,7 @@ impl LlmSpan {
             Outcome::Completed
         };
         Ok(ImportedRequest {
-            id: self.id.unwrap_or(fallback_id),
+            id: self.id.unwrap_or_else(fallback_id),
             start: self.start,
             prompt_tokens: self.prompt_tokens,
             output_tokens: self.output_tokens,
@@ -481,56 +501,80 @@ fn attr<'v>(v: &'v AnyValue<'_>) -> Attr<'v> {
     }
 }
 
+/// One span as a reader found it, before it becomes a request: what both
+/// the general (serde) reader and the fast one in [`fast`] hand over, so a
+/// span is judged by one piece of code whichever read it.
+pub(super) struct SpanParts<'a> {
+    name: Cow<'a, str>,
+    span_id: Cow<'a, str>,
+    start: Flex,
+    fields: LlmSpan,
+    /// The status: whether it is an error, and its message.
+    status: Option<(bool, Cow<'a, str>)>,
+}
+
+/// Where a span sits in its document: `resourceSpans[r].scopeSpans[s].spans[k]`.
+pub(super) type SpanAt = (usize, usize, usize);
+
 fn read_doc(doc: Doc<'_>, line: usize, import: &mut Import) {
     for (r, rs) in doc.resource_spans.into_iter().enumerate() {
         for (s, ss) in rs.scope_spans.into_iter().enumerate() {
             for (k, span) in ss.spans.into_iter().enumerate() {
-                if span.name != SPAN_NAME {
-                    import.ignored_records += 1;
-                    continue;
-                }
-                let mut fields = span.attributes.0;
-                let at = || {
-                    Location::LinePath(
-                        line,
-                        format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"),
-                    )
+                let parts = SpanParts {
+                    name: span.name,
+                    span_id: span.span_id,
+                    start: span.start,
+                    fields: span.attributes.0,
+                    status: span.status.map(|st| (st.code.0, st.message)),
                 };
-                fields.start = match span.start.as_nanos().map(Micros::checked_from_nanos) {
-                    Some(None) => {
-                        import.problem(at(), "startTimeUnixNano is too large to be a time in nanoseconds; the span was skipped");
-                        continue;
-                    }
-                    Some(start) => start,
-                    None => None,
-                };
-                if let Some(status) = &span.status {
-                    if status.code.0 {
-                        let msg = if status.message.is_empty() {
-                            "the span's status is ERROR"
-                        } else {
-                            &status.message
-                        };
-                        fields.error = Some(msg.to_owned());
-                    }
-                }
-                let fallback = if span.span_id.is_empty() {
-                    format!("line {line} span {}", k + 1)
-                } else {
-                    span.span_id.into_owned()
-                };
-                match fields.into_request(fallback) {
-                    Ok(req) => import.requests.push(req),
-                    Err(msg) => import.problem(
-                        Location::LinePath(
-                            line,
-                            format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"),
-                        ),
-                        format!("{msg}; the span was skipped"),
-                    ),
-                }
+                read_span(parts, line, (r, s, k), import);
             }
         }
+    }
+}
+
+/// Turns one span into a request, a problem, or an ignored record.
+fn read_span(span: SpanParts<'_>, line: usize, (r, s, k): SpanAt, import: &mut Import) {
+    if span.name != SPAN_NAME {
+        import.ignored_records += 1;
+        return;
+    }
+    let mut fields = span.fields;
+    let at = || {
+        Location::LinePath(
+            line,
+            format!("$.resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"),
+        )
+    };
+    fields.start = match span.start.as_nanos().map(Micros::checked_from_nanos) {
+        Some(None) => {
+            import.problem(
+                at(),
+                "startTimeUnixNano is too large to be a time in nanoseconds; the span was skipped",
+            );
+            return;
+        }
+        Some(start) => start,
+        None => None,
+    };
+    if let Some((true, message)) = &span.status {
+        let msg = if message.is_empty() {
+            "the span's status is ERROR"
+        } else {
+            message
+        };
+        fields.error = Some(msg.to_owned());
+    }
+    let fallback = || {
+        if span.span_id.is_empty() {
+            format!("line {line} span {}", k + 1)
+        } else {
+            span.span_id.into_owned()
+        }
+    };
+    match fields.into_request(fallback) {
+        Ok(req) => import.requests.push(req),
+        Err(msg) => import.problem(at(), format!("{msg}; the span was skipped")),
     }
 }
 
@@ -539,6 +583,18 @@ pub fn read_line(line: &str, n: usize, import: &mut Import) {
     if line.trim().is_empty() {
         return;
     }
+    if let Some(spans) = fast::parse(line) {
+        for (at, span) in spans.into_iter() {
+            read_span(span, n, at, import);
+        }
+        return;
+    }
+    read_line_general(line, n, import);
+}
+
+/// Reads one line with serde alone: every line the fast reader leaves, and
+/// the reference the tests hold it to.
+fn read_line_general(line: &str, n: usize, import: &mut Import) {
     match serde_json::from_str::<Doc<'_>>(line) {
         Ok(doc) => read_doc(doc, n, import),
         Err(e) => import.problem(
@@ -577,6 +633,7 @@ pub fn read_stream(text: &str, first_line: usize, import: &mut Import) {
 mod tests {
     use super::*;
     use crate::format::Format;
+    use proptest::prelude::*;
 
     /// Reads one OTLP line and returns its requests' (id, queue, ttft) and
     /// the number of problems.
@@ -633,5 +690,302 @@ mod tests {
         );
         // A key-less attribute still makes the line a reported problem.
         check(&span(r#"{"value":{"doubleValue":0.02}}"#), &[], 1);
+    }
+
+    /// Reads `line` both ways: with the fast reader first (as `read_line`
+    /// does) and with serde alone. Returns whether the fast reader took it.
+    fn both_ways(line: &str) -> bool {
+        if line.trim().is_empty() {
+            // Blank lines are passed over before either reader.
+            return false;
+        }
+        let mut fast_first = Import::new(Format::VllmOtlp);
+        read_line(line, 7, &mut fast_first);
+        let mut general = Import::new(Format::VllmOtlp);
+        read_line_general(line, 7, &mut general);
+        assert_eq!(fast_first, general, "{line}");
+        let took = fast::parse(line).is_some();
+        if took {
+            // Whatever the fast reader takes, serde must read without error.
+            assert!(
+                serde_json::from_str::<Doc<'_>>(line).is_ok(),
+                "the fast reader took a line serde refuses: {line}"
+            );
+        }
+        took
+    }
+
+    /// A line from the bench's generator and the course sample's shape.
+    const USUAL: &str = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"vllm"}}]},"scopeSpans":[{"scope":{"name":"vllm.llm_engine"},"spans":[{"traceId":"0000000000000000000000000000002a","spanId":"000000000000002a","name":"llm_request","kind":2,"startTimeUnixNano":"1700000000420000000","endTimeUnixNano":"1700000003000000000","attributes":[{"key":"gen_ai.response.model","value":{"stringValue":"meta-llama/Llama-3.1-8B-Instruct"}},{"key":"gen_ai.request.id","value":{"stringValue":"cmpl-0000002a"}},{"key":"gen_ai.request.temperature","value":{"doubleValue":0.7}},{"key":"gen_ai.request.max_tokens","value":{"intValue":"1024"}},{"key":"gen_ai.usage.prompt_tokens","value":{"intValue":"4711"}},{"key":"gen_ai.usage.completion_tokens","value":{"intValue":"17"}},{"key":"gen_ai.latency.time_in_queue","value":{"doubleValue":1.2345678901234567}},{"key":"gen_ai.latency.time_to_first_token","value":{"doubleValue":1.9876543210987654}},{"key":"gen_ai.latency.e2e","value":{"doubleValue":2.4}},{"key":"gen_ai.latency.time_in_model_prefill","value":{"doubleValue":0.75}},{"key":"gen_ai.latency.time_in_model_decode","value":{"doubleValue":0.425}},{"key":"gen_ai.latency.time_in_model_inference","value":{"doubleValue":1.175}}],"status":{}}]}]}]}"#;
+
+    #[test]
+    fn the_fast_reader_takes_the_usual_lines_and_agrees() {
+        assert!(both_ways(USUAL));
+        let sample = include_str!("../../../content/samples/course-trace.otlp.jsonl");
+        for line in sample.lines() {
+            assert!(both_ways(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_fast_reader_agrees_on_unusual_lines() {
+        let kv = |k: &str, v: &str| format!(r#"{{"key":"gen_ai.{k}","value":{v}}}"#);
+        let lines = [
+            // Numbers in every form OTLP JSON and serde_json allow.
+            span(&[
+                kv("latency.time_in_queue", r#"{"doubleValue":1.5e-2}"#),
+                kv("latency.time_to_first_token", r#"{"doubleValue":"0.25"}"#),
+                kv("latency.time_in_model_prefill", r#"{"doubleValue":12345678901234567890e-20}"#),
+                kv("latency.e2e", r#"{"doubleValue":1E+1}"#),
+                kv("latency.time_in_model_decode", r#"{"doubleValue":-0.0}"#),
+                kv("usage.prompt_tokens", r#"{"intValue":700}"#),
+                kv("usage.completion_tokens", r#"{"intValue":" 12 "}"#),
+            ]
+            .join(",")),
+            span(&[
+                kv("latency.time_in_queue", r#"{"doubleValue":0.1000000000000000055511151231257827}"#),
+                kv("latency.time_to_first_token", r#"{"doubleValue":3}"#),
+                kv("latency.time_in_model_prefill", r#"{"doubleValue":"NaN"}"#),
+                kv("latency.e2e", r#"{"doubleValue":1e400}"#),
+                kv("usage.prompt_tokens", r#"{"intValue":7.0}"#),
+                kv("usage.completion_tokens", r#"{"intValue":18446744073709551616}"#),
+            ]
+            .join(",")),
+            span(&[
+                kv("latency.time_in_queue", r#"{"doubleValue":-0.5}"#),
+                kv("latency.time_to_first_token", r#"{"doubleValue":1e-400}"#),
+                kv("usage.prompt_tokens", r#"{"intValue":-3}"#),
+                kv("usage.completion_tokens", r#"{"intValue":true}"#),
+            ]
+            .join(",")),
+            // Escapes: in used text (the general reader's), in skipped text (fine).
+            span(&[
+                kv("request.id", r#"{"stringValue":"cmpl-\u0041\n"}"#),
+                kv("latency.time_in_queue", r#"{"doubleValue":0.5}"#),
+            ]
+            .join(",")),
+            span(&[
+                kv("response.model", r#"{"stringValue":"a \"b\" \\ \/ \u00e9 \ud83d\ude00 \b\f\n\r\t"}"#),
+                r#"{"key":"x","value":{"kvlistValue":{"values":[1,-2.5e3,true,false,null,[],{}]}}}"#.to_owned(),
+                kv("latency.time_in_queue", r#"{"doubleValue":0.5}"#),
+            ]
+            .join(",")),
+            // Reordered and unknown fields, missing and null values.
+            span(&[
+                r#"{"value":{"doubleValue":0.5},"key":"gen_ai.latency.time_in_queue"}"#.to_owned(),
+                r#"{"extra":1,"key":"gen_ai.latency.time_to_first_token","more":[{}],"value":{"x":1,"doubleValue":0.75,"y":"z"}}"#.to_owned(),
+                r#"{"key":"gen_ai.latency.e2e"}"#.to_owned(),
+                kv("latency.time_in_model_decode", r#"{"doubleValue":null,"intValue":"5"}"#),
+                kv("response.finish_reasons", r#"{"arrayValue":{"values":[{"stringValue":"stop"},{"stringValue":"abort"}]}}"#),
+                kv("request.id", r#"{"stringValue":null}"#),
+            ]
+            .join(",")),
+            // Duplicates: fields, keys and values.
+            span(&[r#"{"key":"gen_ai.latency.e2e","key":"gen_ai.latency.time_in_queue","value":{"doubleValue":1}}"#.to_owned()].join(",")),
+            span(&[r#"{"key":"gen_ai.latency.e2e","value":{"doubleValue":1},"value":{"doubleValue":2}}"#.to_owned()].join(",")),
+            span(&[r#"{"key":"gen_ai.latency.e2e","value":{"doubleValue":1,"doubleValue":2}}"#.to_owned()].join(",")),
+            // Values of the wrong kind.
+            span(&[kv("latency.e2e", r#"{"doubleValue":[1]}"#)].join(",")),
+            span(&[kv("latency.e2e", r#"null"#)].join(",")),
+            span(&[kv("latency.e2e", r#"[0.5]"#)].join(",")),
+            span(&[r#"{"key":7,"value":{"doubleValue":1}}"#.to_owned()].join(",")),
+            // Status and times in every form.
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"llm_request","status":{"code":2}},{"name":"llm_request","status":{"code":"STATUS_CODE_ERROR","message":"boom"}},{"name":"llm_request","status":null,"startTimeUnixNano":1.7e18},{"name":"llm_request","status":{"code":2.0}},{"name":"llm_request","status":{"code":-1},"startTimeUnixNano":"-5"}]}]}]}"#.to_owned(),
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"llm_request","startTimeUnixNano":"170141183460469231731687303715884105000"},{"name":"llm_request","startTimeUnixNano":true},{"name":"other","spanId":"z"},{"name":"llm_request","attributes":null}]}]}]}"#.to_owned(),
+            // Several resources and scopes, the old field name, empty lists.
+            r#" {"x":{"resourceSpans":1}, "resourceSpans" : [ {"instrumentationLibrarySpans":[{"spans":[{"name":"llm_request","spanId":"a"}]},{"spans":[]}]} , {"scopeSpans":[{},{"spans":[{"name":"llm_request"}]}]} ] } "#.to_owned(),
+            r#"{"resourceSpans":[{"scopeSpans":[],"instrumentationLibrarySpans":[]}]}"#.to_owned(),
+            r#"{"resourceSpans":[],"resourceSpans":[]}"#.to_owned(),
+            r#"{"resourceSpans":null}"#.to_owned(),
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"llm_request"}]}]}]} x"#.to_owned(),
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"llm_request",}]}]}]}"#.to_owned(),
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"llm_\u0072equest"}]}]}]}"#.to_owned(),
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"na\u006de":"llm_request"}]}]}]}"#.to_owned(),
+            r#"{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],"resourceSpans":[]}"#.to_owned(),
+            r#"{"a":"\x","resourceSpans":[]}"#.to_owned(),
+            r#"{"a":"\u12g4","resourceSpans":[]}"#.to_owned(),
+            "{\"a\":\"\t\",\"resourceSpans\":[]}".to_owned(),
+            r#"{"a":01,"resourceSpans":[]}"#.to_owned(),
+            r#"{"a":1.,"resourceSpans":[]}"#.to_owned(),
+            r#"{"a":-,"resourceSpans":[]}"#.to_owned(),
+            r#"{"a":nul,"resourceSpans":[]}"#.to_owned(),
+            "[]".to_owned(),
+            "{}".to_owned(),
+            "\u{feff}{}".to_owned(),
+            // Attributes that start in the compact layout and leave it.
+            span(
+                &[
+                    kv("latency.e2e", r#"{"doubleValue":1,"x":2}"#),
+                    kv("latency.time_in_queue", r#"{"doubleValue":0.5}"#).replace("}}", "},\"x\":[]}"),
+                    kv("latency.time_to_first_token", r#"{"intValue":"7" }"#),
+                    kv("request.id", r#"{"stringValue":"a","stringValue":"b"}"#),
+                ]
+                .join(","),
+            ),
+            span(
+                &[
+                    kv("latency.e2e", r#"{"doubleValue":1}"#).replace("\"key\":", "\"key\" :"),
+                    kv("response.model", r#"{"stringValue":"m","intValue":1}"#),
+                    kv("usage.prompt_tokens", r#"{"intValue":"12345678901234567890123456789012345678"}"#),
+                    kv("usage.completion_tokens", r#"{"intValue":"123456789012345678901234567890123456789"}"#),
+                ]
+                .join(","),
+            ),
+            // A skipped object's names may hold escapes; its keys must be strings.
+            r#"{"x":{"a\"b":1,"\u0041":[{"":null}]},"resourceSpans":[]}"#.to_owned(),
+            r#"{"x":{1:2},"resourceSpans":[]}"#.to_owned(),
+        ];
+        for line in &lines {
+            both_ways(line);
+        }
+        // The well-formed ones above with only usual text are the fast reader's.
+        // The unusual but well-formed lines whose used text has no escape
+        // are the fast reader's; the rest are left to the general one.
+        let taken: Vec<usize> = (0..lines.len())
+            .filter(|&i| fast::parse(&lines[i]).is_some())
+            .collect();
+        assert_eq!(taken, [0, 2, 4, 14, 15, 32, 35, 36]);
+    }
+
+    /// A random piece of a line: numbers, strings and structure in the
+    /// forms that matter to the two readers.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<f64>().prop_map(|x| format!("{x}")),
+            any::<f64>().prop_map(|x| format!("{x:e}")),
+            any::<f64>().prop_map(|x| format!("{x:?}")),
+            (0u64..u64::MAX).prop_map(|x| x.to_string()),
+            (0u64..1 << 54, 0u32..25).prop_map(|(m, e)| format!("{m}e-{e}")),
+            (0u64..99_999_999, 0u64..99_999_999_999).prop_map(|(a, b)| format!("{a}.{b}")),
+            "[0-9.eE+-]{1,25}",
+            r#""[a-z\\"/0-9 ]{0,8}""#,
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just(r#"{"stringValue":"abort"}"#.to_owned()),
+            Just(r#"{"arrayValue":{"values":[{"stringValue":"abort"}]}}"#.to_owned()),
+        ]
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("gen_ai.latency.time_in_queue"),
+            Just("gen_ai.latency.time_in_model_prefill"),
+            Just("gen_ai.latency.time_to_first_token"),
+            Just("gen_ai.latency.time_in_model_decode"),
+            Just("gen_ai.latency.e2e"),
+            Just("gen_ai.usage.prompt_tokens"),
+            Just("gen_ai.usage.completion_tokens"),
+            Just("gen_ai.request.id"),
+            Just("gen_ai.response.finish_reasons"),
+            Just("gen_ai.response.model"),
+        ]
+        .prop_map(str::to_owned)
+    }
+
+    fn attribute() -> impl Strategy<Value = String> {
+        (key(), 0..6usize, piece(), any::<bool>()).prop_map(|(k, kind, v, quoted)| {
+            let v = if quoted && !v.starts_with(['"', '{', 'n', 't']) {
+                format!("\"{v}\"")
+            } else {
+                v
+            };
+            match kind {
+                0 => format!(r#"{{"key":"{k}","value":{{"doubleValue":{v}}}}}"#),
+                1 => format!(r#"{{"key":"{k}","value":{{"intValue":{v}}}}}"#),
+                2 => format!(r#"{{"key":"{k}","value":{{"stringValue":{v}}}}}"#),
+                3 => format!(r#"{{"key":"{k}","value":{v}}}"#),
+                4 => format!(r#"{{"value":{{"doubleValue":{v}}},"key":"{k}"}}"#),
+                _ => format!(
+                    r#"{{"key":"{k}", "value" : {{ "doubleValue" : {v} , "intValue":{v} }} }}"#
+                ),
+            }
+        })
+    }
+
+    fn random_line() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(attribute(), 0..8),
+            piece(),
+            piece(),
+            0..3usize,
+        )
+            .prop_map(|(attrs, start, code, name)| {
+                let name = ["llm_request", "other", "llm_request\\u0000"][name];
+                format!(
+                    r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"name":"{name}","spanId":"s","startTimeUnixNano":{start},"attributes":[{}],"status":{{"code":{code}}}}}]}}]}}]}}"#,
+                    attrs.join(",")
+                )
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+        #[test]
+        fn the_fast_reader_agrees_on_random_lines(line in random_line()) {
+            both_ways(&line);
+        }
+
+        #[test]
+        fn the_fast_reader_agrees_on_mangled_lines(
+            edits in prop::collection::vec((0usize..2000, 0usize..3, prop::sample::select(
+                vec!["\"", "\\", "{", "}", "[", "]", ",", ":", "0", "-", ".", "e", " ", "n", "\u{1}", "é"]
+            )), 1..4)
+        ) {
+            let mut line = USUAL.to_owned();
+            for (at, op, text) in edits {
+                let mut at = at % (line.len() + 1);
+                while !line.is_char_boundary(at) {
+                    at -= 1;
+                }
+                match op {
+                    0 => line.insert_str(at, text),
+                    1 => {
+                        let mut end = (at + 1).min(line.len());
+                        while !line.is_char_boundary(end) {
+                            end += 1;
+                        }
+                        line.replace_range(at..end, "");
+                    }
+                    _ => line.truncate(at),
+                }
+            }
+            both_ways(&line);
+        }
+    }
+
+    /// The numbers the fast reader converts itself are the ones serde_json
+    /// gives, bit for bit.
+    #[test]
+    fn simple_numbers_match_serde_json() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 18) as usize + 1;
+            let m = x >> 8;
+            let text = match x % 5 {
+                0 => format!("{}", m % 10u64.pow(digits as u32)),
+                1 => format!("0.{:0w$}", m % 10u64.pow(digits as u32), w = digits),
+                2 => format!(
+                    "{}.{}",
+                    m % 1000,
+                    (m >> 20) % 10u64.pow(digits.min(15) as u32)
+                ),
+                3 => format!("{}e-{}", m % (1 << 53), x % 30),
+                _ => format!("{}", f64::from_bits(m).abs()),
+            };
+            let ours = fast::simple_number_for_test(text.as_bytes());
+            if let Some(ours) = ours {
+                let theirs: Flex = serde_json::from_str(&text).expect("valid");
+                match (ours, theirs) {
+                    (Flex::Float(a), Flex::Float(b)) => {
+                        assert_eq!(a.to_bits(), b.to_bits(), "{text}")
+                    }
+                    (a, b) => assert_eq!(a, b, "{text}"),
+                }
+            }
+        }
     }
 }
