@@ -94,8 +94,9 @@ pub fn start(on_news: impl Fn(WorkerNews) + 'static) {
     listen(&container, Rc::clone(&on_news));
     let go = move || spawn_local(register(script, on_news));
     if document().ready_state() == "complete" {
-        // Still after the app is interactive: `start` runs while it mounts.
-        set_timeout(go, Duration::ZERO);
+        // Still after the app is interactive: `start` runs while it mounts,
+        // which may take a few tasks (`components::later`).
+        crate::components::later::when_in_page(move || set_timeout(go, Duration::ZERO));
     } else {
         let once = Closure::once_into_js(go);
         let _ = window().add_event_listener_with_callback("load", once.unchecked_ref());
