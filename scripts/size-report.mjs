@@ -27,7 +27,8 @@
 //!    cumulative layout shift and first contentful paint, against the
 //!    targets of issue #12, and per part the LCP element and the longest
 //!    main-thread task. Each run's full report is kept in target/lighthouse/.
-//!    Slow (half a minute or more a part), so not part of ./scripts/test.
+//!    Slow (half a minute or more a part), so not part of ./scripts/test;
+//!    LIGHTHOUSE_RUNS=N runs N times a part instead of three.
 //!    Lighthouse 12.8.2 is installed into node_modules on first use: the
 //!    newest 12.x (13.x needs Node 22), and the first that reads the traces
 //!    of a current Chromium (12.2.3 failed its LCP-element, layout-shift and
@@ -64,7 +65,7 @@ const READABLE_BUDGET = 60 * 1024;
 const INTERACTIVE_BUDGET = 250 * 1024;
 const INTERACTIVE_STRETCH = 150 * 1024;
 const LIGHTHOUSE_VERSION = '12.8.2';
-const LIGHTHOUSE_RUNS = 3;
+const LIGHTHOUSE_RUNS = Number(process.env.LIGHTHOUSE_RUNS || 3);
 /** One Lighthouse run takes 10-40 s here; past this it is stuck, not slow. */
 const LIGHTHOUSE_RUN_TIMEOUT_MS = 180000;
 /** Debian's Chromium as root, without a display (what works with Chromium 156). */
