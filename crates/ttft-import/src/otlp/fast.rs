@@ -400,23 +400,31 @@ impl<'a> Cur<'a> {
         mut f: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
     ) -> Option<()> {
         self.eat(b'{')?;
-        if self.peek()? == b'}' {
+        self.items(b'}', |c| {
+            let name = match c.known_name(names) {
+                Some(name) => name,
+                None => {
+                    let name = c.plain_str()?.as_bytes();
+                    c.eat(b':')?;
+                    name
+                }
+            };
+            f(c, name)
+        })
+    }
+
+    /// What follows an object's or array's opening byte: items read by
+    /// `item`, separated by commas, up to `close` (taken).
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        if self.peek()? == close {
             self.i += 1;
             return Some(());
         }
         loop {
-            let name = match self.known_name(names) {
-                Some(name) => name,
-                None => {
-                    let name = self.plain_str()?.as_bytes();
-                    self.eat(b':')?;
-                    name
-                }
-            };
-            f(self, name)?;
+            item(self)?;
             match self.peek()? {
                 b',' => self.i += 1,
-                b'}' => {
+                c if c == close => {
                     self.i += 1;
                     return Some(());
                 }
@@ -443,23 +451,12 @@ impl<'a> Cur<'a> {
     /// An array's elements: `f` gets each index and must read the element.
     fn array(&mut self, mut f: impl FnMut(&mut Self, usize) -> Option<()>) -> Option<()> {
         self.eat(b'[')?;
-        if self.peek()? == b']' {
-            self.i += 1;
-            return Some(());
-        }
         let mut n = 0;
-        loop {
-            f(self, n)?;
+        self.items(b']', |c| {
+            f(c, n)?;
             n += 1;
-            match self.peek()? {
-                b',' => self.i += 1,
-                b']' => {
-                    self.i += 1;
-                    return Some(());
-                }
-                _ => return None,
-            }
-        }
+            Some(())
+        })
     }
 
     /// A string without escapes, borrowed from the line.
@@ -512,23 +509,11 @@ impl<'a> Cur<'a> {
                 // Names are only checked to be strings (escapes and all), as
                 // serde_json checks them when it skips an object.
                 self.i += 1;
-                if self.peek()? == b'}' {
-                    self.i += 1;
-                    return Some(());
-                }
-                loop {
-                    self.skip_str()?;
-                    self.eat(b':')?;
-                    self.skip_value(depth + 1)?;
-                    match self.peek()? {
-                        b',' => self.i += 1,
-                        b'}' => {
-                            self.i += 1;
-                            return Some(());
-                        }
-                        _ => return None,
-                    }
-                }
+                self.items(b'}', |c| {
+                    c.skip_str()?;
+                    c.eat(b':')?;
+                    c.skip_value(depth + 1)
+                })
             }
             b'[' => {
                 if depth >= MAX_DEPTH {
