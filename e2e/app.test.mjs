@@ -378,6 +378,19 @@ describe('saved work', () => {
 });
 
 describe('when the app cannot run', () => {
+  test('a program file the host does not have (HTTP 404) gives the same message', () =>
+    check(
+      async (page) => {
+        await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+        await page.goto(server.url);
+        const alert = page.getByRole('alert');
+        await alert.waitFor({ timeout: 10000 });
+        const text = await alert.innerText();
+        assert.match(text, /could not load its program files/);
+        assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false);
+      },
+      { allow: [/\.wasm/, /^uncaught exception/, /^console error/] },
+    ));
   test('a program file that fails to load gives a message saying what to try', () =>
     check(
       async (page) => {

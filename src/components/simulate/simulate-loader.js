@@ -18,7 +18,16 @@
     dispatchEvent(new CustomEvent("ttft-simulate-failed", { detail: String(reason || "the browser gave no reason") }));
   }
   function start() {
-    wasm_bindgen({ module_or_path: "./simulate-part_bg.wasm" }).then(function () {
+    // Compiled from its whole bytes, off the main thread, as the page's own
+    // wasm is (see Trunk.toml): streaming would decode it on the main thread.
+    fetch("./simulate-part_bg.wasm").then(function (response) {
+      if (!response.ok) throw new Error("its program did not arrive (HTTP " + response.status + ")");
+      return response.arrayBuffer();
+    }).then(function (bytes) {
+      return WebAssembly.compile(bytes);
+    }).then(function (module) {
+      return wasm_bindgen({ module_or_path: module });
+    }).then(function () {
       busy = false;
       window.ttftSimulate = { mount: wasm_bindgen.mount_simulate, unmount: wasm_bindgen.unmount_simulate };
       dispatchEvent(new CustomEvent("ttft-simulate-ready"));
