@@ -237,11 +237,7 @@ fn put_in_page(host: web_sys::HtmlElement) {
     let focused = first_view.as_ref().and_then(focused_control);
     let typed = first_view.as_ref().map(typed_values).unwrap_or_default();
     if let Some(body) = document().body() {
-        while let Some(node) = host.first_child() {
-            if body.append_child(&node).is_err() {
-                break;
-            }
-        }
+        components::later::move_children(&host, &body);
     }
     if let Some(first_view) = first_view {
         first_view.remove();

@@ -8,7 +8,7 @@
 //! simulator itself runs in a worker again (`sim-worker`).
 
 use std::cell::{Cell, RefCell};
-use ttft_lab::components::later::{mount_in_steps, mounted};
+use ttft_lab::components::later::{mount_in_steps, mounted, move_children};
 use ttft_lab::components::simulate::simulate_page::SimulatePage;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -40,11 +40,7 @@ pub fn mount_simulate() -> bool {
             return;
         }
         let Some(root) = root() else { return };
-        while let Some(node) = host.first_child() {
-            if root.append_child(&node).is_err() {
-                break;
-            }
-        }
+        move_children(&host, &root);
         mounted();
         if let Some(window) = web_sys::window() {
             if let Ok(event) = web_sys::CustomEvent::new("ttft-simulate-mounted") {

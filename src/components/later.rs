@@ -120,6 +120,16 @@ where
     Some(handle)
 }
 
+/// Moves the nodes a mount in steps drew (in `host`) to the end of `into`,
+/// in order: what each caller's `done` does with them.
+pub fn move_children(host: &web_sys::HtmlElement, into: &web_sys::Element) {
+    while let Some(node) = host.first_child() {
+        if into.append_child(&node).is_err() {
+            break;
+        }
+    }
+}
+
 /// Draws the next queued entry (its drawing, and the `Later`s in it that
 /// join the queue, happen in this task's microtasks), or, with nothing
 /// left, ends the mount and hands its nodes over.
