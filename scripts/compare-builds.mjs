@@ -1,0 +1,138 @@
+//! scripts/compare-builds.mjs: whether build B starts faster than build A,
+//! measured as a learner meets them, with the two alternated so that the
+//! machine's own ups and downs fall on both alike.
+//!
+//!   node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone]
+//!
+//! A and B are two release builds (`dist/` folders; copy one aside before
+//! building the other). Each round loads the part cold in both, in turn
+//! (A first in even rounds, B first in odd ones), each from its own static
+//! server sending the precompressed copies, in headless Chromium. Per load
+//! it records the first contentful paint and the first usable control
+//! (the start-up line gone, `data-ready` on <html>, an enabled button or
+//! link: what scripts/size-report times). `--phone` applies Lighthouse's
+//! mobile conditions for real instead of simulating them: 4x CPU slowdown,
+//! 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency.
+//!
+//! It prints each build's medians and the difference B - A with a 95%
+//! bootstrap interval of that difference. Only an interval that leaves out
+//! zero says the builds differ: on a shared machine the same build's median
+//! moves by 30 ms from one run to the next, and eleven rounds once showed a
+//! 29 ms gain that twenty-one did not (the README tells the story), hence
+//! the default of 21.
+//!
+//! A report, not a test: it never fails on a slow build.
+
+import { launchBrowser, startServer } from '../e2e/support.mjs';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const argv = process.argv.slice(2);
+const dirs = [];
+let rounds = 21;
+let part = 'lesson';
+let phone = false;
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--rounds') rounds = Math.max(3, Number(argv[++i]) || 3);
+  else if (argv[i] === '--part') part = argv[++i] || part;
+  else if (argv[i] === '--phone') phone = true;
+  else dirs.push(resolve(argv[i]));
+}
+if (dirs.length !== 2 || dirs.some((d) => !existsSync(join(d, 'index.html')))) {
+  console.error('usage: node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone]');
+  console.error('  A and B: two release builds, each a folder holding index.html');
+  process.exit(2);
+}
+
+/** Lighthouse's mobile conditions, applied (throughput in bytes a second). */
+const PHONE = { cpu: 4, latency: 150, down: (1.6 * 1024 * 1024) / 8, up: (750 * 1024) / 8 };
+const TIMEOUT_MS = phone ? 90000 : 30000;
+
+function watchPage() {
+  const usable = () =>
+    !document.getElementById('boot') &&
+    document.documentElement.hasAttribute('data-ready') &&
+    !!document.querySelector('body button:not([disabled]), body a[href]');
+  const mark = () => {
+    if (window.__usableAt === undefined && usable()) window.__usableAt = performance.now();
+  };
+  new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+async function loadOnce(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  try {
+    const page = await context.newPage();
+    if (phone) {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: PHONE.latency,
+        downloadThroughput: PHONE.down,
+        uploadThroughput: PHONE.up,
+      });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpu });
+    }
+    await page.addInitScript(watchPage);
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: TIMEOUT_MS });
+    return await page.evaluate(() => ({
+      usable: window.__usableAt,
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    }));
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** A 95% interval for median(b) - median(a), by resampling each side. */
+function interval(a, b, draws = 4000) {
+  let seed = 12345;
+  const random = () => {
+    // A fixed-seed generator, so one set of loads always gives one interval.
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const pick = (xs) => xs.map(() => xs[Math.floor(random() * xs.length)]);
+  const diffs = [];
+  for (let i = 0; i < draws; i++) diffs.push(median(pick(b)) - median(pick(a)));
+  diffs.sort((x, y) => x - y);
+  return [diffs[Math.floor(draws * 0.025)], diffs[Math.floor(draws * 0.975)]];
+}
+
+function verdict(name, a, b) {
+  const d = median(b) - median(a);
+  const [lo, hi] = interval(a, b);
+  const says = lo > 0 ? 'B is slower' : hi < 0 ? 'B is faster' : 'no clear difference';
+  const f = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
+  return `  ${name.padEnd(22)} A ${median(a).toFixed(0).padStart(5)} ms, B ${median(b).toFixed(0).padStart(5)} ms; B - A ${f(d)} ms (95% interval ${f(lo)} to ${f(hi)}): ${says}`;
+}
+
+const servers = [await startServer({ root: dirs[0] }), await startServer({ root: dirs[1] })];
+const browser = await launchBrowser();
+const got = [[], []];
+console.log(`Comparing A = ${dirs[0]} and B = ${dirs[1]}`);
+console.log(`  ?part=${part}, ${rounds} alternated rounds, ${phone ? "Lighthouse's mobile conditions applied (4x CPU, 1.6 Mbit/s, 150 ms)" : 'localhost, no throttling'}`);
+try {
+  for (let r = 0; r < rounds; r++) {
+    for (const side of r % 2 ? [1, 0] : [0, 1]) {
+      got[side].push(await loadOnce(browser, `${servers[side].url}?part=${part}`));
+    }
+  }
+} finally {
+  await browser.close();
+  for (const s of servers) await s.close?.();
+}
+for (const [i, name] of [[0, 'A'], [1, 'B']]) {
+  console.log(`  ${name}: first usable control (ms) ${got[i].map((m) => m.usable.toFixed(0)).join(' ')}`);
+}
+console.log(verdict('first contentful paint', got[0].map((m) => m.fcp), got[1].map((m) => m.fcp)));
+console.log(verdict('first usable control', got[0].map((m) => m.usable), got[1].map((m) => m.usable)));
+process.exit(0);
