@@ -302,6 +302,26 @@ export async function screenshot(page, name) {
 }
 
 /**
+ * An init script (`page.addInitScript(markUsable)`) that records in
+ * `window.__ttftReadyAt` the moment the page first became usable: the
+ * start-up line gone, <html> with data-ready, and an enabled button or a
+ * link on the page. What scripts/size-report and scripts/compare-builds
+ * time as "the first usable control".
+ */
+export function markUsable() {
+  const usable = () =>
+    !document.getElementById('boot') &&
+    document.documentElement.hasAttribute('data-ready') &&
+    !!document.querySelector('body button:not([disabled]), body a[href]');
+  const observer = new MutationObserver(() => {
+    if (window.__ttftReadyAt !== undefined || !usable()) return;
+    window.__ttftReadyAt = performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+/**
  * Wait until the app has mounted: the start-up line (#boot) is gone and
  * <html> carries data-ready, which the app sets once its controls are wired.
  */

@@ -6,11 +6,11 @@
 //!
 //! A and B are two release builds (`dist/` folders; copy one aside before
 //! building the other). Each round loads the part cold in both, in turn
-//! (A first in even rounds, B first in odd ones), each from its own static
+//! (A first in even rounds, B first in odd ones; at least 10 rounds, and
+//! an even number, so each goes first equally often), each from its own static
 //! server sending the precompressed copies, in headless Chromium. Per load
 //! it records the first contentful paint and the first usable control
-//! (the start-up line gone, `data-ready` on <html>, an enabled button or
-//! link: what scripts/size-report times). `--phone` applies Lighthouse's
+//! (`markUsable` in e2e/support.mjs, as scripts/size-report times it). `--phone` applies Lighthouse's
 //! mobile conditions for real instead of simulating them: 4x CPU slowdown,
 //! 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency.
 //!
@@ -19,25 +19,30 @@
 //! zero says the builds differ: on a shared machine the same build's median
 //! moves by 30 ms from one run to the next, and eleven rounds once showed a
 //! 29 ms gain that twenty-one did not (the README tells the story), hence
-//! the default of 21.
+//! the default of 20.
 //!
 //! A report, not a test: it never fails on a slow build.
 
-import { launchBrowser, startServer } from '../e2e/support.mjs';
+import { launchBrowser, markUsable, startServer } from '../e2e/support.mjs';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+const MIN_ROUNDS = 10;
 const argv = process.argv.slice(2);
 const dirs = [];
-let rounds = 21;
+let rounds = 20;
 let part = 'lesson';
 let phone = false;
 for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--rounds') rounds = Math.max(3, Number(argv[++i]) || 3);
+  if (argv[i] === '--rounds') rounds = Number(argv[++i]) || 0;
   else if (argv[i] === '--part') part = argv[++i] || part;
   else if (argv[i] === '--phone') phone = true;
   else dirs.push(resolve(argv[i]));
 }
+// Fewer rounds make the interval too narrow to trust (three rounds of one
+// build against itself once reported a 28 ms difference); an even number
+// puts each build first equally often.
+rounds = Math.max(MIN_ROUNDS, rounds + (rounds % 2));
 if (dirs.length !== 2 || dirs.some((d) => !existsSync(join(d, 'index.html')))) {
   console.error('usage: node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone]');
   console.error('  A and B: two release builds, each a folder holding index.html');
@@ -47,17 +52,6 @@ if (dirs.length !== 2 || dirs.some((d) => !existsSync(join(d, 'index.html')))) {
 /** Lighthouse's mobile conditions, applied (throughput in bytes a second). */
 const PHONE = { cpu: 4, latency: 150, down: (1.6 * 1024 * 1024) / 8, up: (750 * 1024) / 8 };
 const TIMEOUT_MS = phone ? 90000 : 30000;
-
-function watchPage() {
-  const usable = () =>
-    !document.getElementById('boot') &&
-    document.documentElement.hasAttribute('data-ready') &&
-    !!document.querySelector('body button:not([disabled]), body a[href]');
-  const mark = () => {
-    if (window.__usableAt === undefined && usable()) window.__usableAt = performance.now();
-  };
-  new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
-}
 
 async function loadOnce(browser, url) {
   const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
@@ -74,11 +68,11 @@ async function loadOnce(browser, url) {
       });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpu });
     }
-    await page.addInitScript(watchPage);
+    await page.addInitScript(markUsable);
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: TIMEOUT_MS });
+    await page.waitForFunction(() => window.__ttftReadyAt !== undefined, null, { timeout: TIMEOUT_MS });
     return await page.evaluate(() => ({
-      usable: window.__usableAt,
+      usable: window.__ttftReadyAt,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
     }));
   } finally {
@@ -94,11 +88,15 @@ const median = (xs) => {
 
 /** A 95% interval for median(b) - median(a), by resampling each side. */
 function interval(a, b, draws = 4000) {
+  // mulberry32 with a fixed seed, so one set of loads always gives one
+  // interval (32-bit arithmetic throughout: Math.imul, >>> 0).
   let seed = 12345;
   const random = () => {
-    // A fixed-seed generator, so one set of loads always gives one interval.
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const pick = (xs) => xs.map(() => xs[Math.floor(random() * xs.length)]);
   const diffs = [];

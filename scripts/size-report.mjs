@@ -49,7 +49,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { DIST, ROOT, launchBrowser, startServer } from '../e2e/support.mjs';
+import { DIST, ROOT, launchBrowser, markUsable, startServer } from '../e2e/support.mjs';
 
 const argv = process.argv.slice(2);
 const args = new Set(argv.filter((a) => !a.startsWith('--only=')));
@@ -126,24 +126,20 @@ async function reportFiles() {
   if (missing.length) console.log(`  note: no precompressed copy beside ${missing.map((r) => r.name).join(', ')}: run ./scripts/release`);
 }
 
-// Runs in the page before its own scripts: note when the part's heading is
-// first on the page and when the app becomes usable.
+// Runs in the page before its own scripts, beside markUsable (which notes
+// when the app becomes usable): note when the part's heading is first on
+// the page and, for the import and simulate parts, when their own input is.
 function watchPage() {
   const readable = () => {
     const h1 = document.querySelector('h1');
     return !!h1 && h1.textContent.trim().length > 0 && h1.getClientRects().length > 0;
   };
-  const usable = () =>
-    !document.getElementById('boot') &&
-    document.documentElement.hasAttribute('data-ready') &&
-    !!document.querySelector('body button:not([disabled]), body a[href]');
   const wantsInput = /[?&]part=(import|simulate)(&|$)/.test(location.search);
   const mark = () => {
     if (window.__ttftHeadingAt === undefined && readable()) window.__ttftHeadingAt = performance.now();
-    if (window.__ttftReadyAt === undefined && usable()) window.__ttftReadyAt = performance.now();
     if (wantsInput && window.__ttftInputAt === undefined && (document.querySelector('#import-file:enabled') || document.getElementById('sim-run-a'))) window.__ttftInputAt = performance.now();
     const input = !wantsInput || window.__ttftInputAt !== undefined;
-    if (window.__ttftHeadingAt !== undefined && window.__ttftReadyAt !== undefined && input) observer.disconnect();
+    if (window.__ttftHeadingAt !== undefined && input) observer.disconnect();
   };
   const observer = new MutationObserver(mark);
   observer.observe(document, { subtree: true, childList: true, attributes: true });
@@ -164,7 +160,8 @@ async function loadOnce(browser, url) {
       // A request whose sizes are gone with its page: nothing to count.
     }
   });
-  await page.addInitScript(watchPage);
+  await page.addInitScript(markUsable);
+    await page.addInitScript(watchPage);
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(
     () =>
@@ -230,6 +227,7 @@ async function reportStartTime(server, browser) {
   for (let i = 0; i < LOADS; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    await page.addInitScript(markUsable);
     await page.addInitScript(watchPage);
     await page.goto(server.url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__ttftReadyAt !== undefined, null, { timeout: READY_TIMEOUT_MS });

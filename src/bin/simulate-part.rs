@@ -1,8 +1,8 @@
 //! The simulate part's page (`?part=simulate`), as a wasm of its own: the
 //! settings form, the runs, the sweep, the experiments and their views.
 //! Trunk builds it beside the page (`data-type="worker"`: fixed names, no
-//! preload; `data-bindgen-target="web"`: ES-module glue, whose functions
-//! are compiled when first called); `simulate-loader.js` imports it the first
+//! preload; `data-bindgen-target="web"`: ES-module glue);
+//! `simulate-loader.js` imports it the first
 //! time the part opens, so the lesson and the other parts never fetch it.
 //! It runs on the page's main thread and mounts into `#simulate-root`,
 //! which the page's own wasm renders (`components::simulate::host`); the
