@@ -32,9 +32,17 @@ impl Navigator {
         #[cfg(target_arch = "wasm32")]
         let _ = window_event_listener(leptos::ev::popstate, move |_| {
             let now = CoursePart::from_search(&current_search());
+            if crate::hand_over::handed_over() {
+                crate::hand_over::moved_while_handing_over(now);
+                return;
+            }
             // Following a #section link also fires popstate; re-rendering
             // the same part would throw away what the learner typed.
             if part.get_untracked() != now {
+                if !crate::hand_over::served_here(now) {
+                    crate::hand_over::to_full_app(now);
+                    return;
+                }
                 part.set(now);
             }
         });
@@ -73,6 +81,11 @@ impl Navigator {
     pub fn go(&self, part: CoursePart, href: &str) {
         if let Ok(history) = window().history() {
             let _ = history.push_state_with_url(&JsValue::NULL, "", Some(href));
+        }
+        // The lesson-only build gives the page to the full app instead.
+        if !crate::hand_over::served_here(part) {
+            crate::hand_over::to_full_app(part);
+            return;
         }
         self.part.set(part);
         window().scroll_to_with_x_and_y(0.0, 0.0);

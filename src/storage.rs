@@ -144,6 +144,64 @@ impl Backend for MemoryBackend {
     }
 }
 
+/// What one page changed but could not keep: every value it wrote when it
+/// ran in memory, and the latest text of each value whose save the browser
+/// refused. The lesson-only build hands it to the full app with the page
+/// (`hand_over`), which opens its store with it ([`Store::open_carrying`]),
+/// so moving on from the lesson loses nothing the learner did there.
+pub type Unsaved = BTreeMap<String, String>;
+
+/// A backend read through what a page handed over: a value it could not
+/// save reads as the page left it until it is saved here.
+struct Carried {
+    inner: Arc<dyn Backend>,
+    unsaved: Mutex<Unsaved>,
+}
+
+impl Carried {
+    fn unsaved(&self) -> std::sync::MutexGuard<'_, Unsaved> {
+        self.unsaved.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Backend for Carried {
+    fn get(&self, key: &str) -> Result<Option<String>, StorageError> {
+        match self.unsaved().get(key) {
+            Some(text) => Ok(Some(text.clone())),
+            None => self.inner.get(key),
+        }
+    }
+    fn set(&self, key: &str, value: &str) -> Result<(), StorageError> {
+        let saved = self.inner.set(key, value);
+        let mut unsaved = self.unsaved();
+        match saved {
+            Ok(()) => {
+                unsaved.remove(key);
+            }
+            // Still not saved: the page's latest, as before.
+            Err(_) => {
+                if let Some(text) = unsaved.get_mut(key) {
+                    value.clone_into(text);
+                }
+            }
+        }
+        saved
+    }
+    fn remove(&self, key: &str) -> Result<(), StorageError> {
+        self.unsaved().remove(key);
+        self.inner.remove(key)
+    }
+    fn keys(&self) -> Result<Vec<String>, StorageError> {
+        let mut keys = self.inner.keys()?;
+        for key in self.unsaved().keys() {
+            if !keys.contains(key) {
+                keys.push(key.clone());
+            }
+        }
+        Ok(keys)
+    }
+}
+
 /// The browser's `localStorage`, looked up on every call so that this type
 /// holds no JavaScript value and can be shared freely.
 pub struct BrowserBackend;
@@ -303,6 +361,8 @@ pub struct Store {
     set_aside: RwSignal<Vec<SetAside>>,
     next_notice: Arc<Mutex<u64>>,
     listeners: Arc<Mutex<Vec<(String, Listener)>>>,
+    /// The latest text of each value whose last save was refused.
+    refused: Arc<Mutex<Unsaved>>,
 }
 
 impl Store {
@@ -310,10 +370,11 @@ impl Store {
     /// (with a notice saying so). Also starts listening for changes from
     /// other tabs.
     pub fn open_browser() -> Store {
-        let store = Store::open(Arc::new(BrowserBackend));
+        let store = Store::open_carrying(Arc::new(BrowserBackend), crate::hand_over::take_unsaved());
         if store.keeps {
             store.listen_to_other_tabs();
         }
+        crate::hand_over::set_page_store(&store);
         store
     }
 
@@ -351,6 +412,43 @@ impl Store {
         }
     }
 
+    /// [`Store::open`], reading through `unsaved`, what the page before
+    /// this app handed over (`hand_over`): each of those values reads as
+    /// that page left it until it is saved here. In memory (storage that
+    /// cannot be read) they are this page's values from the start.
+    pub fn open_carrying(backend: Arc<dyn Backend>, unsaved: Unsaved) -> Store {
+        if unsaved.is_empty() {
+            return Store::open(backend);
+        }
+        let store = Store::open(Arc::new(Carried {
+            inner: backend,
+            unsaved: Mutex::new(unsaved.clone()),
+        }));
+        if !store.keeps {
+            for (key, text) in &unsaved {
+                let _ = store.backend.set(key, text);
+            }
+        }
+        store
+    }
+
+    /// What this page changed and could not keep ([`Unsaved`]): in memory,
+    /// every value of this app's; otherwise each value whose last save the
+    /// browser refused, as this page holds it.
+    pub fn unsaved(&self) -> Unsaved {
+        let mut unsaved = Unsaved::new();
+        if !self.keeps {
+            for key in self.backend.keys().unwrap_or_default() {
+                if let (true, Ok(Some(text))) = (key.starts_with(PREFIX), self.backend.get(&key)) {
+                    unsaved.insert(key, text);
+                }
+            }
+        }
+        let refused = self.refused.lock().unwrap_or_else(PoisonError::into_inner);
+        unsaved.extend(refused.iter().map(|(k, v)| (k.clone(), v.clone())));
+        unsaved
+    }
+
     /// A store over any backend, trusted to keep values.
     pub fn with_backend(backend: Arc<dyn Backend>) -> Store {
         let store = Store {
@@ -360,6 +458,7 @@ impl Store {
             set_aside: RwSignal::new(Vec::new()),
             next_notice: Arc::new(Mutex::new(0)),
             listeners: Arc::new(Mutex::new(Vec::new())),
+            refused: Arc::new(Mutex::new(Unsaved::new())),
         };
         store.refresh_set_aside();
         store
@@ -568,6 +667,12 @@ impl Store {
         let store = self.clone();
         let on_storage =
             Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |event: web_sys::StorageEvent| {
+                // Once the lesson-only build has handed the page over, the
+                // full app merges other tabs' saves; this one must not
+                // write back a merge that lacks what the full app saved.
+                if crate::hand_over::handed_over() {
+                    return;
+                }
                 if let Some(key) = event.key() {
                     if key.starts_with(PREFIX) {
                         store.receive(&key, event.new_value());
@@ -896,7 +1001,16 @@ where
                 key: key.clone(),
                 reason: e.to_string(),
             })?;
-        match self.store.backend.set(&key, &text) {
+        let saved = self.store.backend.set(&key, &text);
+        {
+            let mut refused = self.store.refused.lock().unwrap_or_else(PoisonError::into_inner);
+            if saved.is_ok() {
+                refused.remove(&key);
+            } else {
+                refused.insert(key.clone(), text);
+            }
+        }
+        match saved {
             Ok(()) => {
                 // Storage takes writes again: "not taking changes" is over.
                 self.store.forget_about(PROBE);

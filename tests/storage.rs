@@ -757,3 +757,58 @@ fn old_unticks_are_pruned_from_storage_without_tabs_writing_back_and_forth() {
     );
     assert!(list.get().is_done("memory") && list.get().is_done("split"));
 }
+
+// What a page could not keep goes with it when the lesson-only build hands
+// the page to the full app (`hand_over`): `Store::unsaved` there,
+// `Store::open_carrying` here.
+
+#[wasm_bindgen_test]
+fn work_kept_in_memory_is_carried_to_the_next_store() {
+    let store = Store::open(Arc::new(Refusing));
+    let checklist = Stored::open(&store, learner_state::checklist());
+    assert_eq!(checklist.update(|c| c.mark("split", true, 1)), Ok(()));
+    let unsaved = store.unsaved();
+    assert_eq!(unsaved.len(), 1, "{unsaved:?}");
+
+    let next = Store::open_carrying(Arc::new(Refusing), unsaved);
+    assert!(!next.keeps(), "still in memory, and still says so");
+    assert_eq!(notices(&next).len(), 1);
+    let again = Stored::open(&next, learner_state::checklist());
+    assert!(again.get().is_done("split"), "the tick came along");
+}
+
+#[wasm_bindgen_test]
+fn a_refused_save_is_carried_and_saved_once_storage_takes_writes() {
+    let backend = Arc::new(Quota::default());
+    let store = Store::open(backend.clone());
+    let checklist = Stored::open(&store, learner_state::checklist());
+    assert_eq!(checklist.update(|c| c.mark("queue", true, 1)), Ok(()));
+    backend.full.store(true, Ordering::SeqCst);
+    assert!(checklist.update(|c| c.mark("split", true, 2)).is_err());
+    let unsaved = store.unsaved();
+    assert_eq!(unsaved.len(), 1, "{unsaved:?}");
+
+    // The next app, on the same full storage, reads the page's latest.
+    let next = Store::open_carrying(backend.clone(), unsaved);
+    let again = Stored::open(&next, learner_state::checklist());
+    let now = again.get();
+    assert!(now.is_done("queue") && now.is_done("split"), "{now:?}");
+    let stored = Stored::open(&Store::open(backend.clone()), learner_state::checklist());
+    assert!(!stored.get().is_done("split"), "not saved yet");
+
+    // Storage takes writes again: the next change saves the carried one too.
+    backend.full.store(false, Ordering::SeqCst);
+    assert_eq!(again.update(|c| c.mark("prefill", true, 3)), Ok(()));
+    let stored = Stored::open(&Store::open(backend.clone()), learner_state::checklist());
+    let saved = stored.get();
+    assert!(saved.is_done("queue") && saved.is_done("split") && saved.is_done("prefill"), "{saved:?}");
+    assert!(next.unsaved().is_empty());
+}
+
+#[wasm_bindgen_test]
+fn a_store_that_saved_everything_carries_nothing() {
+    let store = Store::open(Arc::new(MemoryBackend::default()));
+    let checklist = Stored::open(&store, learner_state::checklist());
+    assert_eq!(checklist.update(|c| c.mark("split", true, 1)), Ok(()));
+    assert!(store.unsaved().is_empty());
+}

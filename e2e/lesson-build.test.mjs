@@ -1,0 +1,209 @@
+//! e2e/lesson-build.test.mjs: the lesson's own build (src/bin/lesson-part.rs,
+//! feature lesson-only) and its hand-over to the full app
+//! (src/hand_over.rs), as a learner meets them in headless Chromium against
+//! the release build. Opened on their own, the lesson and the worked
+//! timeline load only that build; every other way in (another part, embed
+//! mode, inside another page's frame) loads the full app. Leaving the lesson
+//! hands the page over in place: no reload, focus on the new part, the part
+//! works, and the lesson's ticks are still there, even in a browser that
+//! keeps nothing; the full app failing to arrive says what to try; Back
+//! while it arrives shows the part the address names.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  assertNoProblems,
+  axeCheck,
+  launchBrowser,
+  newPage,
+  partUrl,
+  screenshot,
+  startServer,
+  waitForApp,
+  waitForText,
+} from './support.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const LESSON_WASM = /\/lesson-part_bg\.wasm$/;
+const FULL_WASM = /\/ttft-lab-[0-9a-f]+_bg\.wasm$/;
+
+/** A page that records the wasm files it asks for, in order. */
+async function recordingPage(options) {
+  const opened = await newPage(browser, server.origin, options);
+  const wasm = [];
+  opened.page.on('request', (req) => {
+    const path = new URL(req.url()).pathname;
+    if (path.endsWith('.wasm')) wasm.push(path);
+  });
+  return { ...opened, wasm };
+}
+
+const partsNav = (page) => page.getByRole('navigation', { name: 'Course parts' });
+const checklist = (page) => page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
+
+describe('which build starts', () => {
+  for (const part of ['lesson', 'timeline']) {
+    test(`?part=${part} on its own loads the lesson's build and nothing of the full app`, async () => {
+      const { page, context, problems, wasm } = await recordingPage();
+      await page.goto(partUrl(server, part));
+      await waitForApp(page);
+      // The service worker's background download comes later and does not
+      // count here; none is registered by then in a fresh context anyway.
+      assert.ok(wasm.some((p) => LESSON_WASM.test(p)), `the lesson's build (${wasm.join(', ')})`);
+      assert.ok(!wasm.some((p) => FULL_WASM.test(p)), `not the full app (${wasm.join(', ')})`);
+      assertNoProblems(problems);
+      await context.close();
+    });
+  }
+
+  const others = [
+    ['another part', (s) => partUrl(s, 'trace')],
+    ['the lesson embedded', (s) => `${partUrl(s, 'lesson')}&embed=1`],
+    ['an instructor\'s exercise', (s) => `${s.url}?part=lesson&src=./review-bot.json`],
+  ];
+  for (const [name, url] of others) {
+    test(`${name} loads the full app`, async () => {
+      const { page, context, problems, wasm } = await recordingPage();
+      await page.goto(url(server));
+      await waitForApp(page);
+      assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app (${wasm.join(', ')})`);
+      assert.ok(!wasm.some((p) => LESSON_WASM.test(p)), `not the lesson's build (${wasm.join(', ')})`);
+      assertNoProblems(problems);
+      await context.close();
+    });
+  }
+
+  test('the lesson inside another page (a learning system, a course page) loads the full app', async () => {
+    const { page, context, problems, wasm } = await recordingPage();
+    // A page of the same site holding the lesson in a frame, as a learning
+    // system's player does: only the full app looks for its API.
+    const host = `${server.url}frame-host.html`;
+    await page.route(host, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>Course</title><iframe title="ttft-lab" src="./?part=lesson" width="800" height="600"></iframe>`,
+      }),
+    );
+    await page.goto(host);
+    const frame = page.frameLocator('iframe[title="ttft-lab"]');
+    await frame.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForFunction(() => document.querySelector('iframe')?.contentDocument?.documentElement.hasAttribute('data-ready'));
+    assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => LESSON_WASM.test(p)), `not the lesson's build (${wasm.join(', ')})`);
+    assertNoProblems(problems);
+    await context.close();
+  });
+});
+
+describe('leaving the lesson', () => {
+  test('hands the page to the full app in place: no reload, focus on the part, the part works, the ticks stay', async () => {
+    const { page, context, problems, wasm } = await recordingPage({ width: 360, height: 780 });
+    await page.goto(partUrl(server, 'lesson'));
+    await waitForApp(page);
+    await checklist(page).first().check();
+    await page.evaluate(() => { window.__samePage = true; });
+
+    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
+    await page.waitForURL(/\?part=trace$/);
+    assert.equal(await page.title(), 'Trace exercise · ttft-lab', 'the title changes at once');
+    // The part reads at once, from its first view, while the full app arrives.
+    await page.getByRole('heading', { level: 1, name: /hint requests/i }).waitFor();
+    await waitForApp(page);
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    assert.ok(wasm.some((p) => FULL_WASM.test(p)), 'the full app came');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'focus is on the part');
+    assert.equal(await page.locator('main').count(), 1, "one <main>: the lesson's build left nothing behind");
+
+    await page.getByRole('button', { name: 'Check answers' }).click();
+    await waitForText(page.getByRole('status', { name: 'Result of your check' }), /^Check 1:/);
+    await axeCheck(page, { label: 'the trace exercise after the hand-over' });
+    await screenshot(page, 'lesson-build-handed-over');
+
+    // Back to the lesson, now in the full app: the tick is there.
+    await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
+    await page.waitForURL(/\?part=lesson$/);
+    assert.equal(await checklist(page).first().isChecked(), true, 'the tick made in the lesson build');
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'still no reload');
+    assertNoProblems(problems);
+    await context.close();
+  });
+
+  test('in a browser that keeps nothing, the ticks made in the lesson come along', async () => {
+    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'localStorage', {
+        get() {
+          throw new DOMException('The document is sandboxed', 'SecurityError');
+        },
+      });
+    });
+    await page.goto(partUrl(server, 'lesson'));
+    await waitForApp(page);
+    await checklist(page).nth(1).check();
+    await partsNav(page).getByRole('link', { name: 'Interview question' }).click();
+    await page.waitForURL(/\?part=interview$/);
+    await waitForApp(page);
+    await waitForText(page.getByRole('status', { name: 'Saved work' }), /not letting the page save anything/);
+    await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
+    await page.waitForURL(/\?part=lesson$/);
+    assert.equal(await checklist(page).nth(1).isChecked(), true, 'kept in memory across the hand-over');
+    assertNoProblems(problems);
+    await context.close();
+  });
+
+  test('when the full app cannot load, the page says so and what to try', async () => {
+    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+    await page.route(FULL_WASM, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+    await page.goto(partUrl(server, 'lesson'));
+    await waitForApp(page);
+    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: /could not load its program files/ });
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /Try reloading the page/);
+    // The part still reads, from its first view.
+    await page.getByRole('heading', { level: 1, name: /hint requests/i }).waitFor();
+    await screenshot(page, 'lesson-build-full-app-failed');
+    // The loader's error is what the start-up watch turns into the alert.
+    assertNoProblems(problems, {
+      allow: [/HTTP 404 for .*_bg\.wasm/, /Failed to load resource: .*404.*_bg\.wasm/, /uncaught exception: ttft-lab could not load its program file \(HTTP 404\)/],
+    });
+    await context.close();
+  });
+
+  test('Back while the full app arrives shows the part the address names', async () => {
+    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+    let release;
+    const gate = new Promise((ok) => { release = ok; });
+    await page.route(FULL_WASM, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto(partUrl(server, 'lesson'));
+    await waitForApp(page);
+    await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();
+    await page.waitForURL(/\?part=choice$/);
+    await page.goBack();
+    await page.waitForURL(/\?part=lesson$/);
+    assert.equal(await page.title(), 'Lesson · ttft-lab');
+    await page.getByRole('status').filter({ hasText: 'Loading ttft-lab' }).waitFor();
+    assert.equal(await page.locator('#first-view').count(), 0, "not the configuration choice's view");
+    release();
+    await waitForApp(page);
+    await page.getByLabel('Prefill ends (server ms)').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('part'), 'lesson');
+    assertNoProblems(problems);
+    await context.close();
+  });
+});

@@ -1,0 +1,12 @@
+//! The lesson-only build of the app (`--features lesson-only`): the shell,
+//! the lesson and the worked timeline, for a learner who opens the lesson
+//! in a page of its own. index.html starts it instead of the full app
+//! there (Trunk.toml, `pattern_script`); leaving for another part hands the
+//! page to the full app (`ttft_lab::hand_over`). Trunk builds it beside the
+//! page under fixed names with ES-module glue (`data-type="worker"`,
+//! `data-bindgen-target="web"`), and it runs on the main thread.
+
+fn main() {
+    ttft_lab::install_panic_hook();
+    ttft_lab::start();
+}

@@ -1,0 +1,196 @@
+//! The lesson-only build's way out to the full app.
+//!
+//! A learner who opens the lesson (or the worked timeline alone) gets a
+//! build of this app with only the shell, the lesson and the timeline in it
+//! (`--features lesson-only`, `src/bin/lesson-part.rs`): about a third of
+//! the full app's bytes, so the lesson works sooner on a slow phone.
+//! index.html picks that build (Trunk.toml, `pattern_script`).
+//!
+//! Following a link to any other part, or going back to one, hands the page
+//! over instead of showing the part: this build's nodes go, the part's
+//! static first view takes their place exactly as on a fresh load of its
+//! address (index.html's `ttftShowFirstView`), and the full app is fetched
+//! and started (`ttftStartFullApp`), which takes over from that view as it
+//! always does, focus on `<main>` and anything typed included. The address
+//! changes as with any move between parts and nothing reloads. What the
+//! learner saved is in storage, which the full app reads as it starts; what
+//! this page could not save (a browser that keeps nothing, a full quota)
+//! goes with the page as JSON on `window` ([`crate::storage::Unsaved`]),
+//! which the full app's store reads through until it is saved.
+//!
+//! After that this build stays loaded but answers nothing: its listeners
+//! for the back button and for other tabs' saves see [`handed_over`] and
+//! return, so it never writes over what the full app saves. In the full
+//! build nothing is handed over ([`served_here`] is true for every part).
+
+use crate::storage::{Store, Unsaved};
+use std::cell::{Cell, RefCell};
+use ttft_core::course_part::CoursePart;
+
+thread_local! {
+    static HANDED_OVER: Cell<bool> = const { Cell::new(false) };
+    /// The page's store, for what it could not keep.
+    static PAGE_STORE: RefCell<Option<Store>> = const { RefCell::new(None) };
+}
+
+/// The name of the global that carries [`Unsaved`] work, as JSON, from
+/// this build to the full app.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const UNSAVED_GLOBAL: &str = "ttftUnsavedWork";
+
+/// Records the page's store (`Store::open_browser`), whose unsaved work a
+/// hand-over carries.
+pub fn set_page_store(store: &Store) {
+    PAGE_STORE.with(|s| *s.borrow_mut() = Some(store.clone()));
+}
+
+/// The work the page before handed over (and forgets it); nothing on a
+/// fresh load, or when what it left cannot be read.
+pub fn take_unsaved() -> Unsaved {
+    #[cfg(target_arch = "wasm32")]
+    {
+        in_browser::take_global()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    Unsaved::new()
+}
+
+/// What the page's store could not keep, to hand over.
+fn unsaved_of_page() -> Unsaved {
+    PAGE_STORE.with(|s| s.borrow().as_ref().map(Store::unsaved)).unwrap_or_default()
+}
+
+/// Whether this build shows `part` itself: every part in the full build,
+/// only the lesson and the worked timeline in the lesson-only one.
+pub fn served_here(part: CoursePart) -> bool {
+    !cfg!(feature = "lesson-only") || matches!(part, CoursePart::Lesson | CoursePart::Timeline)
+}
+
+/// True once this build has given the page to the full app.
+pub fn handed_over() -> bool {
+    HANDED_OVER.with(Cell::get)
+}
+
+/// Gives the page to the full app, which shows `part` (the address names
+/// it already). Natively there is no page: it only records the hand-over.
+pub fn to_full_app(part: CoursePart) {
+    if HANDED_OVER.with(|h| h.replace(true)) {
+        return;
+    }
+    let unsaved = unsaved_of_page();
+    #[cfg(target_arch = "wasm32")]
+    in_browser::hand_over(part, &unsaved);
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (part, unsaved);
+}
+
+/// The back or forward button, after a hand-over: until the full app has
+/// started, the page shows the first view of the part the address now
+/// names (the loading line for the lesson, whose view is gone); once it
+/// has, the full app follows the address itself.
+pub fn moved_while_handing_over(part: CoursePart) {
+    #[cfg(target_arch = "wasm32")]
+    in_browser::show_first_view_of(part);
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = part;
+}
+
+#[cfg(target_arch = "wasm32")]
+mod in_browser {
+    use super::CoursePart;
+    use wasm_bindgen::{JsCast, JsValue};
+
+    /// Takes the handed-over work's JSON off `window`.
+    pub(super) fn take_global() -> Option<String> {
+        let window = web_sys::window()?;
+        let key = JsValue::from_str(super::UNSAVED_GLOBAL);
+        let text = js_sys::Reflect::get(&window, &key).ok()?.as_string();
+        let _ = js_sys::Reflect::delete_property(&window, &key);
+        text
+    }
+
+    pub(super) fn hand_over(part: CoursePart, unsaved: &super::Unsaved) {
+        let Some(window) = web_sys::window() else { return };
+        let Some(document) = window.document() else { return };
+        if !unsaved.is_empty() {
+            if let Ok(text) = serde_json::to_string(unsaved) {
+                let _ = js_sys::Reflect::set(&window, &JsValue::from_str(super::UNSAVED_GLOBAL), &JsValue::from_str(&text));
+            }
+        }
+        document.set_title(&part.document_title());
+        // This build's nodes go; index.html's own scripts, data blocks and
+        // <noscript> stay.
+        if let Some(body) = document.body() {
+            let children = body.children();
+            let ours: Vec<web_sys::Element> = (0..children.length())
+                .filter_map(|i| children.item(i))
+                .filter(|c| !matches!(c.tag_name().as_str(), "SCRIPT" | "NOSCRIPT"))
+                .collect();
+            for child in ours {
+                child.remove();
+            }
+        }
+        if let Some(root) = document.document_element() {
+            let _ = root.remove_attribute("data-ready");
+            let _ = root.set_attribute("data-first-view", part.id());
+        }
+        call(&window, "ttftShowFirstView");
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+        // Where a keyboard user starts, as after any move between parts;
+        // the full app moves focus to its own <main> when it takes over.
+        if let Some(main) = document.get_element_by_id("main").and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = main.focus();
+        }
+        call(&window, "ttftStartFullApp");
+    }
+
+    pub(super) fn show_first_view_of(part: CoursePart) {
+        let Some(window) = web_sys::window() else { return };
+        let Some(document) = window.document() else { return };
+        let Some(root) = document.document_element() else { return };
+        if root.has_attribute("data-ready") {
+            return;
+        }
+        document.set_title(&part.document_title());
+        let _ = root.set_attribute("data-first-view", part.id());
+        if let Some(view) = document.get_element_by_id("first-view") {
+            view.remove();
+        }
+        call(&window, "ttftShowFirstView");
+    }
+
+    /// Calls `window[name]()`, a function of index.html's; a page without
+    /// it (a test page) has nothing to call.
+    fn call(window: &web_sys::Window, name: &str) {
+        if let Some(f) = js_sys::Reflect::get(window, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            let _ = f.call0(&JsValue::NULL);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_full_build_serves_every_part() {
+        // The tests build without `lesson-only`.
+        for part in CoursePart::ALL.iter().chain(CoursePart::UNLISTED.iter()) {
+            assert!(served_here(*part), "{part:?}");
+        }
+    }
+
+    #[test]
+    fn a_hand_over_is_recorded_once() {
+        assert!(!handed_over());
+        to_full_app(CoursePart::Trace);
+        assert!(handed_over());
+        to_full_app(CoursePart::Choice);
+        assert!(handed_over());
+    }
+}
