@@ -17,6 +17,7 @@ import {
   launchBrowser,
   newPage,
   partUrl,
+  refuseStorage,
   screenshot,
   startServer,
   waitForApp,
@@ -142,13 +143,7 @@ describe('leaving the lesson', () => {
 
   test('in a browser that keeps nothing, the ticks made in the lesson come along', async () => {
     const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
-    await page.addInitScript(() => {
-      Object.defineProperty(window, 'localStorage', {
-        get() {
-          throw new DOMException('The document is sandboxed', 'SecurityError');
-        },
-      });
-    });
+    await page.addInitScript(refuseStorage);
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
     await checklist(page).nth(1).check();

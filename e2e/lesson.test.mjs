@@ -17,6 +17,7 @@ import {
   launchBrowser,
   newPage,
   partUrl,
+  refuseStorage,
   screenshot,
   startServer,
   waitForApp,
@@ -158,13 +159,7 @@ test('damaged saved data is set aside and the learner is told', async () => {
 
 test('a browser that refuses storage still works and says nothing will be kept', async () => {
   const { page, context, problems } = await newPage(browser, server.origin, { width: 360 });
-  await page.addInitScript(() => {
-    Object.defineProperty(window, 'localStorage', {
-      get() {
-        throw new DOMException('The document is sandboxed', 'SecurityError');
-      },
-    });
-  });
+  await page.addInitScript(refuseStorage);
   await page.goto(partUrl(server, 'lesson'));
   await waitForApp(page);
   await waitForText(page.getByRole('status', { name: 'Saved work' }), /not letting the page save anything \(SecurityError/);

@@ -302,6 +302,19 @@ export async function screenshot(page, name) {
 }
 
 /**
+ * An init script (`page.addInitScript(refuseStorage)`) that makes every use
+ * of `localStorage` throw, as a sandboxed frame or a browser with site data
+ * disabled does.
+ */
+export function refuseStorage() {
+  Object.defineProperty(window, 'localStorage', {
+    get() {
+      throw new DOMException('The document is sandboxed', 'SecurityError');
+    },
+  });
+}
+
+/**
  * An init script (`page.addInitScript(markUsable)`) that records in
  * `window.__ttftReadyAt` the moment the page first became usable: the
  * start-up line gone, <html> with data-ready, and an enabled button or a

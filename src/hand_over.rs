@@ -4,7 +4,8 @@
 //! build of this app with only the shell, the lesson and the timeline in it
 //! (`--features lesson-only`, `src/bin/lesson-part.rs`): about a third of
 //! the full app's bytes, so the lesson works sooner on a slow phone.
-//! index.html picks that build (Trunk.toml, `pattern_script`).
+//! index.html's start-up script picks that build (`data-app-build` on
+//! `<html>`), and Trunk.toml's loader starts it.
 //!
 //! Following a link to any other part, or going back to one, hands the page
 //! over instead of showing the part: this build's nodes go, the part's

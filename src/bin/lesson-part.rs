@@ -1,7 +1,8 @@
 //! The lesson-only build of the app (`--features lesson-only`): the shell,
 //! the lesson and the worked timeline, for a learner who opens the lesson
 //! in a page of its own. index.html starts it instead of the full app
-//! there (Trunk.toml, `pattern_script`); leaving for another part hands the
+//! there (`data-app-build`, set by index.html's start-up script and read by
+//! Trunk.toml's loader); leaving for another part hands the
 //! page to the full app (`ttft_lab::hand_over`). Trunk builds it beside the
 //! page under fixed names with ES-module glue (`data-type="worker"`,
 //! `data-bindgen-target="web"`), and it runs on the main thread.
