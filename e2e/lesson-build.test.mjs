@@ -158,7 +158,7 @@ describe('leaving the lesson', () => {
     await context.close();
   });
 
-  test('when the full app cannot load, the page says so and what to try', async () => {
+  test('when the full app cannot load, the page says so and what to try, and Reload brings it', async () => {
     const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
     await page.route(FULL_WASM, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
     await page.goto(partUrl(server, 'lesson'));
@@ -170,6 +170,12 @@ describe('leaving the lesson', () => {
     // The part still reads, from its first view.
     await page.getByRole('heading', { level: 1, name: /hint requests/i }).waitFor();
     await screenshot(page, 'lesson-build-full-app-failed');
+    // Once the file is there again, the alert's button opens the part.
+    await page.unroute(FULL_WASM);
+    await alert.getByRole('button', { name: 'Reload the page' }).click();
+    await waitForApp(page);
+    assert.match(page.url(), /\?part=trace$/);
+    await page.getByRole('button', { name: 'Check answers' }).waitFor();
     // The loader's error is what the start-up watch turns into the alert.
     assertNoProblems(problems, {
       allow: [/HTTP 404 for .*_bg\.wasm/, /Failed to load resource: .*404.*_bg\.wasm/, /uncaught exception: ttft-lab could not load its program file \(HTTP 404\)/],
