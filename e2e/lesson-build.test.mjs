@@ -1,7 +1,8 @@
 //! e2e/lesson-build.test.mjs: the lesson's own build (src/bin/lesson-part.rs,
 //! feature lesson-only) and its hand-over to the full app
 //! (src/hand_over.rs), as a learner meets them in headless Chromium against
-//! the release build. Opened on their own, the lesson and the worked
+//! the release build. The lesson's build holds none of the other parts'
+//! code (checked in the built files). Opened on their own, the lesson and the worked
 //! timeline load only that build; every other way in (another part, embed
 //! mode, inside another page's frame) loads the full app. Leaving the lesson
 //! hands the page over in place: no reload, focus on the new part, the part
@@ -11,9 +12,12 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   assertNoProblems,
   axeCheck,
+  DIST,
   launchBrowser,
   newPage,
   partUrl,
@@ -53,6 +57,22 @@ async function recordingPage(options) {
 
 const partsNav = (page) => page.getByRole('navigation', { name: 'Course parts' });
 const checklist = (page) => page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
+
+test("the lesson's build holds the lesson and none of the other parts", async () => {
+  const names = await readdir(DIST);
+  const full = names.find((n) => /^ttft-lab-[0-9a-f]+_bg\.wasm$/.test(n));
+  assert.ok(full, 'the full app is in dist/');
+  const lesson = await readFile(join(DIST, 'lesson-part_bg.wasm'));
+  const app = await readFile(join(DIST, full));
+  // A label each part alone shows: the full app has them all, the
+  // lesson's build none, and both have the lesson's own.
+  for (const label of ['Check answers', 'Save score', 'Choose a trace file', 'Loading the simulator']) {
+    assert.ok(app.includes(label), `the full app shows "${label}"`);
+    assert.ok(!lesson.includes(label), `the lesson's build has "${label}", which only another part shows`);
+  }
+  assert.ok(lesson.includes('Worked timeline'), "the lesson's build has the lesson");
+  assert.ok(lesson.length < app.length / 2, `the lesson's build (${lesson.length} bytes) is under half the full app's (${app.length})`);
+});
 
 describe('which build starts', () => {
   for (const part of ['lesson', 'timeline']) {
