@@ -84,6 +84,8 @@ async function rowCells(page, id) {
 
 /** The header texts of the requests table, sort marks removed. */
 async function headers(page) {
+  // The table may come a moment after the file's summary: wait for it.
+  await requestsTable(page).getByRole('columnheader').first().waitFor();
   return (await requestsTable(page).getByRole('columnheader').allInnerTexts()).map((t) => t.replace(/[\u25b2\u25bc]/g, '').trim());
 }
 

@@ -3,8 +3,9 @@
 //! (src/hand_over.rs), as a learner meets them in headless Chromium against
 //! the release build. The lesson's build holds none of the other parts'
 //! code (checked in the built files). Opened on their own, the lesson and the worked
-//! timeline load only that build; every other way in (another part, embed
-//! mode, inside another page's frame) loads the full app. Leaving the lesson
+//! timeline load only that build, on the site or embedded; every other way
+//! in (another part, an instructor's exercise, a learning system's frame)
+//! loads the full app. Leaving the lesson
 //! hands the page over in place: no reload, focus on the new part, the part
 //! works, and the lesson's ticks are still there, even in a browser that
 //! keeps nothing; the full app failing to arrive says what to try; Back
@@ -89,9 +90,19 @@ describe('which build starts', () => {
     });
   }
 
+  test('the lesson embedded in a course page loads the lesson\'s build too', async () => {
+    const { page, context, problems, wasm } = await recordingPage();
+    await page.goto(`${partUrl(server, 'lesson')}&embed=1`);
+    await waitForApp(page);
+    assert.ok(wasm.some((p) => LESSON_WASM.test(p)), `the lesson's build (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), `not the full app (${wasm.join(', ')})`);
+    assertNoProblems(problems);
+    await context.close();
+  });
+
   const others = [
     ['another part', (s) => partUrl(s, 'trace')],
-    ['the lesson embedded', (s) => `${partUrl(s, 'lesson')}&embed=1`],
+    ['another part embedded', (s) => `${partUrl(s, 'trace')}&embed=1`],
     ['an instructor\'s exercise', (s) => `${s.url}?part=lesson&src=./review-bot.json`],
   ];
   for (const [name, url] of others) {
@@ -106,26 +117,35 @@ describe('which build starts', () => {
     });
   }
 
-  test('the lesson inside another page (a learning system, a course page) loads the full app', async () => {
-    const { page, context, problems, wasm } = await recordingPage();
-    // A page of the same site holding the lesson in a frame, as a learning
-    // system's player does: only the full app looks for its API.
-    const host = `${server.url}frame-host.html`;
-    await page.route(host, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><title>Course</title><iframe title="ttft-lab" src="./?part=lesson" width="800" height="600"></iframe>`,
-      }),
-    );
-    await page.goto(host);
-    const frame = page.frameLocator('iframe[title="ttft-lab"]');
-    await frame.getByRole('heading', { level: 1 }).first().waitFor();
-    await page.waitForFunction(() => document.querySelector('iframe')?.contentDocument?.documentElement.hasAttribute('data-ready'));
-    assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app (${wasm.join(', ')})`);
-    assert.ok(!wasm.some((p) => LESSON_WASM.test(p)), `not the lesson's build (${wasm.join(', ')})`);
-    assertNoProblems(problems);
-    await context.close();
-  });
+  // The lesson in a frame of a page of the same site: a course page, or a
+  // learning system's player holding its SCORM API (only the full app
+  // reports to one).
+  for (const [name, api, build] of [
+    ['a course page', '', LESSON_WASM],
+    ['a learning system (SCORM 2004)', 'window.API_1484_11 = { Initialize: () => "true" };', FULL_WASM],
+    ['a learning system (SCORM 1.2)', 'window.API = { LMSInitialize: () => "true" };', FULL_WASM],
+  ]) {
+    test(`the lesson inside ${name} loads ${build === FULL_WASM ? 'the full app' : "the lesson's build"}`, async () => {
+      const { page, context, problems, wasm } = await recordingPage();
+      const host = `${server.url}frame-host.html`;
+      await page.route(host, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<!doctype html><title>Course</title><script>${api}</script><iframe title="ttft-lab" src="./?part=lesson" width="800" height="600"></iframe>`,
+        }),
+      );
+      await page.goto(host);
+      await page.frameLocator('iframe[title="ttft-lab"]').getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForFunction(() => document.querySelector('iframe')?.contentDocument?.documentElement.hasAttribute('data-ready'));
+      const other = build === FULL_WASM ? LESSON_WASM : FULL_WASM;
+      assert.ok(wasm.some((p) => build.test(p)), `${build} (${wasm.join(', ')})`);
+      assert.ok(!wasm.some((p) => other.test(p)), `not ${other} (${wasm.join(', ')})`);
+      // The stand-in API answers nothing but Initialize; the full app says
+      // so in the console, which is all that is expected of it here.
+      assertNoProblems(problems, { allow: [/console error/] });
+      await context.close();
+    });
+  }
 });
 
 describe('leaving the lesson', () => {
@@ -200,6 +220,37 @@ describe('leaving the lesson', () => {
     assertNoProblems(problems, {
       allow: [/HTTP 404 for .*_bg\.wasm/, /Failed to load resource: .*404.*_bg\.wasm/, /uncaught exception: ttft-lab could not load its program file \(HTTP 404\)/],
     });
+    await context.close();
+  });
+
+  test('a link followed while the full app arrives moves in place, keeping what the page holds', async () => {
+    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+    await page.addInitScript(refuseStorage);
+    let release;
+    const gate = new Promise((ok) => { release = ok; });
+    await page.route(FULL_WASM, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto(partUrl(server, 'lesson'));
+    await waitForApp(page);
+    await checklist(page).first().check();
+    await page.evaluate(() => { window.__samePage = true; });
+    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
+    await page.waitForURL(/\?part=trace$/);
+    // Still the trace part's first view: its links are plain links.
+    await partsNav(page).getByRole('link', { name: 'Interview question' }).click();
+    await page.waitForURL(/\?part=interview$/);
+    assert.equal(await page.title(), 'Interview question · ttft-lab');
+    assert.equal(await page.locator('#first-view').getAttribute('data-part'), 'interview');
+    release();
+    await waitForApp(page);
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    await page.getByLabel('Write your answer as you would say it').waitFor();
+    await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
+    await page.waitForURL(/\?part=lesson$/);
+    assert.equal(await checklist(page).first().isChecked(), true, 'the tick kept in memory came along');
+    assertNoProblems(problems);
     await context.close();
   });
 

@@ -1,9 +1,10 @@
 //! The lesson-only build's way out to the full app.
 //!
-//! A learner who opens the lesson (or the worked timeline alone) gets a
+//! A learner who opens the lesson (or the worked timeline alone), on the
+//! site or embedded in another (but not in a learning system), gets a
 //! build of this app with only the shell, the lesson and the timeline in it
-//! (`--features lesson-only`, `src/bin/lesson-part.rs`): about a third of
-//! the full app's bytes, so the lesson works sooner on a slow phone.
+//! (`--features lesson-only`, `src/bin/lesson-part.rs`): about 40% of the
+//! full app's bytes, so the lesson works sooner on a slow phone.
 //! index.html's start-up script picks that build (`data-app-build` on
 //! `<html>`), and Trunk.toml's loader starts it.
 //!
@@ -18,6 +19,10 @@
 //! this page could not save (a browser that keeps nothing, a full quota)
 //! goes with the page as JSON on `window` ([`crate::storage::Unsaved`]),
 //! which the full app's store reads through until it is saved.
+//!
+//! Until the full app runs, a click on a link to a part in the first view,
+//! or the back button, shows that part's first view in place, as the
+//! navigation would.
 //!
 //! After that this build stays loaded but answers nothing: its listeners
 //! for the back button and for other tabs' saves see [`handed_over`] and
@@ -144,7 +149,52 @@ mod in_browser {
         if let Some(main) = document.get_element_by_id("main").and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = main.focus();
         }
+        follow_links_until_ready(&document);
         call(&window, "ttftStartFullApp");
+    }
+
+    /// Until the full app runs, a plain click on a link to a part in the
+    /// first view moves there as the app's navigation would (the address,
+    /// the part's first view, focus), instead of loading the page anew,
+    /// which would lose what this page keeps in memory only.
+    fn follow_links_until_ready(document: &web_sys::Document) {
+        use wasm_bindgen::closure::Closure;
+        let on_click = Closure::<dyn Fn(web_sys::MouseEvent)>::new(move |event: web_sys::MouseEvent| {
+            let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+            let ready = document.document_element().is_some_and(|r| r.has_attribute("data-ready"));
+            let plain = event.button() == 0 && !event.ctrl_key() && !event.meta_key() && !event.shift_key() && !event.alt_key();
+            if ready || !plain || event.default_prevented() {
+                return;
+            }
+            let Some(link) = event
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|e| e.closest("a[href]").ok().flatten())
+            else {
+                return;
+            };
+            let Some(href) = link.get_attribute("href") else { return };
+            let Some(part) = CoursePart::from_href(&href) else { return };
+            event.prevent_default();
+            if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&href));
+            }
+            show_first_view_of(part);
+            if let Some(window) = web_sys::window() {
+                window.scroll_to_with_x_and_y(0.0, 0.0);
+            }
+            if let Some(main) = document.get_element_by_id("main").and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = main.focus();
+            }
+        });
+        if document
+            .add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())
+            .is_ok()
+        {
+            // It lives as long as the page, and does nothing once the full
+            // app runs.
+            on_click.forget();
+        }
     }
 
     pub(super) fn show_first_view_of(part: CoursePart) {

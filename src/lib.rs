@@ -107,7 +107,7 @@ pub fn Shell(
             // values the parts are about to open, then report changes.
             // Elsewhere this finds no host and changes nothing. (The
             // lesson-only build never runs inside one: index.html picks it
-            // only for a page with no parent window and no opener.)
+            // only where no window above has a SCORM API.)
             #[cfg(not(feature = "lesson-only"))]
             let _lms = lms::connect(&store, &course, checklist.clone());
             (move || {

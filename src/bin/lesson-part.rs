@@ -1,10 +1,10 @@
 //! The lesson-only build of the app (`--features lesson-only`): the shell,
 //! the lesson and the worked timeline, for a learner who opens the lesson
-//! in a page of its own. index.html starts it instead of the full app
-//! there (`data-app-build`, set by index.html's start-up script and read by
-//! Trunk.toml's loader); leaving for another part hands the
-//! page to the full app (`ttft_lab::hand_over`). Trunk builds it beside the
-//! page under fixed names with ES-module glue (`data-type="worker"`,
+//! on the site or embedded in another, but not in a learning system.
+//! index.html's start-up script picks it (`data-app-build`) and Trunk.toml's
+//! loader starts it instead of the full app; leaving for another part hands
+//! the page to the full app (`ttft_lab::hand_over`). Trunk builds it beside
+//! the page under fixed names with ES-module glue (`data-type="worker"`,
 //! `data-bindgen-target="web"`), and it runs on the main thread.
 
 fn main() {
