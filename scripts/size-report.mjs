@@ -53,7 +53,11 @@ import { DIST, ROOT, launchBrowser, markUsable, startServer } from '../e2e/suppo
 
 const argv = process.argv.slice(2);
 const args = new Set(argv.filter((a) => !a.startsWith('--only=')));
-/** `--only=lesson,simulate`: measure just these parts (by name, as in PARTS), to check one change quickly. */
+/**
+ * `--only=lesson,simulate`: measure just these parts (by name, as in PARTS,
+ * or by address without the `?`, `part=lesson&embed=1`, for the embedded
+ * rows whose names hold a comma), to check one change quickly.
+ */
 const only = argv
   .filter((a) => a.startsWith('--only='))
   .flatMap((a) => a.slice('--only='.length).split(','))
@@ -86,7 +90,7 @@ const PARTS = [
   ['author', '?part=author'],
   ['trace, embedded', '?part=trace&embed=1'],
   ['lesson, embedded', '?part=lesson&embed=1'],
-].filter(([name]) => !only.length || only.includes(name));
+].filter(([name, query]) => !only.length || only.includes(name) || only.includes(query.slice(1)));
 if (only.length && PARTS.length !== only.length) {
   console.error(`--only names a part this report does not know: ${only.join(', ')}`);
   process.exit(2);
