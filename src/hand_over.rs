@@ -125,7 +125,6 @@ mod in_browser {
                 let _ = js_sys::Reflect::set(&window, &JsValue::from_str(super::UNSAVED_GLOBAL), &JsValue::from_str(&text));
             }
         }
-        document.set_title(&part.document_title());
         // This build's nodes go; index.html's own scripts, data blocks and
         // <noscript> stay.
         if let Some(body) = document.body() {
@@ -140,15 +139,8 @@ mod in_browser {
         }
         if let Some(root) = document.document_element() {
             let _ = root.remove_attribute("data-ready");
-            let _ = root.set_attribute("data-first-view", part.id());
         }
-        call(&window, "ttftShowFirstView");
-        window.scroll_to_with_x_and_y(0.0, 0.0);
-        // Where a keyboard user starts, as after any move between parts;
-        // the full app moves focus to its own <main> when it takes over.
-        if let Some(main) = document.get_element_by_id("main").and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = main.focus();
-        }
+        move_to(part);
         follow_links_until_ready(&document);
         call(&window, "ttftStartFullApp");
     }
@@ -162,8 +154,7 @@ mod in_browser {
         let on_click = Closure::<dyn Fn(web_sys::MouseEvent)>::new(move |event: web_sys::MouseEvent| {
             let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
             let ready = document.document_element().is_some_and(|r| r.has_attribute("data-ready"));
-            let plain = event.button() == 0 && !event.ctrl_key() && !event.meta_key() && !event.shift_key() && !event.alt_key();
-            if ready || !plain || event.default_prevented() {
+            if ready || !crate::navigation::is_plain_click(&event) || event.default_prevented() {
                 return;
             }
             let Some(link) = event
@@ -179,13 +170,7 @@ mod in_browser {
             if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
                 let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&href));
             }
-            show_first_view_of(part);
-            if let Some(window) = web_sys::window() {
-                window.scroll_to_with_x_and_y(0.0, 0.0);
-            }
-            if let Some(main) = document.get_element_by_id("main").and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = main.focus();
-            }
+            move_to(part);
         });
         if document
             .add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref())
@@ -197,6 +182,25 @@ mod in_browser {
         }
     }
 
+    /// Shows `part`'s first view at the top of the page with focus on its
+    /// `<main>`, where a keyboard user starts after any move between parts
+    /// (the full app moves focus to its own `<main>` when it takes over).
+    fn move_to(part: CoursePart) {
+        show_first_view_of(part);
+        let Some(window) = web_sys::window() else { return };
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+        if let Some(main) = window
+            .document()
+            .and_then(|d| d.get_element_by_id("main"))
+            .and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = main.focus();
+        }
+    }
+
+    /// Until the full app runs (no `data-ready`): the title, and `part`'s
+    /// first view in place of the one on show (index.html's
+    /// `ttftShowFirstView`).
     pub(super) fn show_first_view_of(part: CoursePart) {
         let Some(window) = web_sys::window() else { return };
         let Some(document) = window.document() else { return };

@@ -63,12 +63,7 @@ impl Navigator {
     /// this page is followed in place; anything else (a new-tab click, an
     /// external link, a #section) is left to the browser.
     pub fn follow(&self, event: &MouseEvent, href: &str) {
-        let plain = event.button() == 0
-            && !event.ctrl_key()
-            && !event.meta_key()
-            && !event.shift_key()
-            && !event.alt_key();
-        if !plain {
+        if !is_plain_click(event) {
             return;
         }
         if let Some(part) = CoursePart::from_href(href) {
@@ -91,6 +86,12 @@ impl Navigator {
         window().scroll_to_with_x_and_y(0.0, 0.0);
         focus_main();
     }
+}
+
+/// A plain left click, which the page may follow in place; one with a
+/// modifier (a new tab or window) is the browser's.
+pub fn is_plain_click(event: &MouseEvent) -> bool {
+    event.button() == 0 && !event.ctrl_key() && !event.meta_key() && !event.shift_key() && !event.alt_key()
 }
 
 /// Moves keyboard focus to `<main>`: where a keyboard user goes on from
