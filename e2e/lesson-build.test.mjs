@@ -45,9 +45,14 @@ after(async () => {
 const LESSON_WASM = /\/lesson-part_bg\.wasm$/;
 const FULL_WASM = /\/ttft-lab-[0-9a-f]+_bg\.wasm$/;
 
-/** A page that records the wasm files it asks for, in order. */
-async function recordingPage(options) {
-  const opened = await newPage(browser, server.origin, options);
+/**
+ * A page that records the wasm files it asks for, in order. Service workers
+ * are blocked: once the offline copy has fetched the full app, the page's
+ * request for it would be answered from that cache, past the routes the
+ * tests below hold or fail it with.
+ */
+async function recordingPage(options = {}) {
+  const opened = await newPage(browser, server.origin, { serviceWorkers: 'block', ...options });
   const wasm = [];
   opened.page.on('request', (req) => {
     const path = new URL(req.url()).pathname;
