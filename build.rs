@@ -24,6 +24,16 @@ use ttft_core::content::{
 fn main() {
     println!("cargo:rerun-if-changed=content");
     println!("cargo:rerun-if-changed=build.rs");
+    // `every_part`: this build shows every part of the course (the full
+    // app, the tests, the first view), as opposed to a build of a few
+    // (Cargo.toml's [features]; `hand_over::served_here`).
+    println!("cargo::rustc-check-cfg=cfg(every_part)");
+    let every_part = ["EXERCISES", "INTERVIEW", "IMPORT", "SIMULATE"]
+        .iter()
+        .all(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
+    if every_part {
+        println!("cargo:rustc-cfg=every_part");
+    }
     let dir = Path::new("content");
     let mut missing = Vec::new();
     let mut invalid = Vec::new();

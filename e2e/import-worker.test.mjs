@@ -150,7 +150,24 @@ test('Cancel stops a big import at once, and the next import works', async () =>
     await waitForApp(page);
     await (await traceReaderReady(page)).setInputFiles(big);
     const status = page.getByRole('status').filter({ hasText: /Reading big\.otlp\.jsonl/ });
-    await status.getByRole('button', { name: 'Cancel' }).click();
+    // A keyboard user on Cancel stays on it while the progress moves on:
+    // the button is not drawn anew with each progress note.
+    await status.getByRole('button', { name: 'Cancel' }).focus();
+    const kept = await page.evaluate(() => new Promise((done) => {
+      const region = document.querySelector('.import-status [role="status"]');
+      const button = document.activeElement;
+      const first = region.querySelector('progress')?.value;
+      const observer = new MutationObserver(() => {
+        const now = region.querySelector('progress')?.value;
+        if (now === undefined || now !== first) {
+          observer.disconnect();
+          done({ moved: now !== undefined, connected: button.isConnected, focused: document.activeElement === button });
+        }
+      });
+      observer.observe(region, { subtree: true, childList: true, attributes: true, characterData: true });
+    }));
+    assert.deepEqual(kept, { moved: true, connected: true, focused: true }, 'Cancel keeps focus as the progress moves');
+    await page.keyboard.press('Enter');
     await waitForText(page.locator('.import-status [role="status"]'), /^Cancelled: the import of big\.otlp\.jsonl was stopped/, { timeout: 2000 });
     assert.equal(await page.getByRole('region', { name: 'What this file can say' }).count(), 0, 'nothing of the cancelled file is shown');
     await page.getByRole('button', { name: "Load the course's example trace" }).click();

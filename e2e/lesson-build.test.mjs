@@ -1,11 +1,12 @@
-//! e2e/lesson-build.test.mjs: the lesson's own build (src/bin/lesson-part.rs,
-//! feature lesson-only) and its hand-over to the full app
-//! (src/hand_over.rs), as a learner meets them in headless Chromium against
-//! the release build. The lesson's build holds none of the other parts'
-//! code (checked in the built files). Opened on their own, the lesson and the worked
-//! timeline load only that build, on the site or embedded; every other way
-//! in (another part, an instructor's exercise, a learning system's frame)
-//! loads the full app. Leaving the lesson
+//! e2e/lesson-build.test.mjs: the builds of the app with only some parts
+//! (src/bin/*-part.rs, src/bin/simulate-host.rs; Cargo.toml's features)
+//! and their hand-over to the full app (src/hand_over.rs), as a learner
+//! meets them in headless Chromium against the release build. Each build
+//! holds its own parts' code and none of the others' (checked in the built
+//! files). Opened on its own, each part loads only the smallest build that
+//! shows it, on the site or embedded; a learning system's frame and an
+//! address the page cannot read load the full app. Leaving the lesson (or
+//! the exercises)
 //! hands the page over in place: no reload, focus on the new part, the part
 //! works, and the lesson's ticks are still there, even in a browser that
 //! keeps nothing; the full app failing to arrive says what to try; Back
@@ -42,7 +43,8 @@ after(async () => {
   await server?.close();
 });
 
-const LESSON_WASM = /\/lesson-part_bg\.wasm$/;
+const buildWasm = (name) => new RegExp(`/${name}_bg\\.wasm$`);
+const LESSON_WASM = buildWasm('lesson-part');
 const FULL_WASM = /\/ttft-lab-[0-9a-f]+_bg\.wasm$/;
 
 /**
@@ -64,59 +66,83 @@ async function recordingPage(options = {}) {
 const partsNav = (page) => page.getByRole('navigation', { name: 'Course parts' });
 const checklist = (page) => page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
 
-test("the lesson's build holds the lesson and none of the other parts", async () => {
+// Each build of a few parts, the groups of parts it adds to the shell, the
+// lesson and the worked timeline (index.html's start-up script and
+// Cargo.toml's features), and the parts it starts for.
+const BUILDS = [
+  ['lesson-part', [], ['lesson', 'timeline']],
+  ['exercises-part', ['exercises'], ['trace', 'choice', 'author']],
+  ['interview-part', ['interview'], ['interview']],
+  ['import-part', ['import'], ['import']],
+  ['simulate-host', ['simulate'], ['simulate']],
+];
+// A label each group alone shows.
+const LABELS = {
+  exercises: 'Check answers',
+  interview: 'Save score',
+  import: 'Choose a trace file',
+  simulate: 'Loading the simulator',
+};
+
+test('each build of a few parts holds its own parts and none of the others', async () => {
   const names = await readdir(DIST);
   const full = names.find((n) => /^ttft-lab-[0-9a-f]+_bg\.wasm$/.test(n));
   assert.ok(full, 'the full app is in dist/');
-  const lesson = await readFile(join(DIST, 'lesson-part_bg.wasm'));
   const app = await readFile(join(DIST, full));
-  // A label each part alone shows: the full app has them all, the
-  // lesson's build none, and both have the lesson's own.
-  for (const label of ['Check answers', 'Save score', 'Choose a trace file', 'Loading the simulator']) {
+  for (const label of Object.values(LABELS)) {
     assert.ok(app.includes(label), `the full app shows "${label}"`);
-    assert.ok(!lesson.includes(label), `the lesson's build has "${label}", which only another part shows`);
   }
-  assert.ok(lesson.includes('Worked timeline'), "the lesson's build has the lesson");
+  for (const [name, groups] of BUILDS) {
+    const build = await readFile(join(DIST, `${name}_bg.wasm`));
+    assert.ok(build.includes('Worked timeline'), `${name} has the lesson`);
+    for (const [group, label] of Object.entries(LABELS)) {
+      assert.equal(
+        build.includes(label),
+        groups.includes(group),
+        `${name} ${groups.includes(group) ? 'lacks' : 'has'} "${label}", which the ${group} group shows`,
+      );
+    }
+    assert.ok(build.length < app.length * 0.7, `${name} (${build.length} bytes) is under 70% of the full app's (${app.length})`);
+  }
+  const lesson = await readFile(join(DIST, 'lesson-part_bg.wasm'));
   assert.ok(lesson.length < app.length / 2, `the lesson's build (${lesson.length} bytes) is under half the full app's (${app.length})`);
 });
 
 describe('which build starts', () => {
-  for (const part of ['lesson', 'timeline']) {
-    test(`?part=${part} on its own loads the lesson's build and nothing of the full app`, async () => {
-      const { page, context, problems, wasm } = await recordingPage();
-      await page.goto(partUrl(server, part));
-      await waitForApp(page);
-      // The service worker's background download comes later and does not
-      // count here; none is registered by then in a fresh context anyway.
-      assert.ok(wasm.some((p) => LESSON_WASM.test(p)), `the lesson's build (${wasm.join(', ')})`);
-      assert.ok(!wasm.some((p) => FULL_WASM.test(p)), `not the full app (${wasm.join(', ')})`);
-      assertNoProblems(problems);
-      await context.close();
-    });
+  const ALL_BUILDS = [...BUILDS.map(([name]) => buildWasm(name)), FULL_WASM];
+  const loadsOnly = (wasm, expected) => {
+    assert.ok(wasm.some((p) => expected.test(p)), `${expected} (${wasm.join(', ')})`);
+    for (const other of ALL_BUILDS.filter((b) => b.source !== expected.source)) {
+      assert.ok(!wasm.some((p) => other.test(p)), `not ${other} (${wasm.join(', ')})`);
+    }
+  };
+  for (const [name, , parts] of BUILDS) {
+    for (const part of parts) {
+      test(`?part=${part} on its own loads ${name} and no other build of the app`, async () => {
+        const { page, context, problems, wasm } = await recordingPage();
+        await page.goto(partUrl(server, part));
+        await waitForApp(page);
+        // The service worker's background download comes later and does not
+        // count here; none is registered by then in a fresh context anyway.
+        loadsOnly(wasm, buildWasm(name));
+        assertNoProblems(problems);
+        await context.close();
+      });
+    }
   }
 
-  test('the lesson embedded in a course page loads the lesson\'s build too', async () => {
-    const { page, context, problems, wasm } = await recordingPage();
-    await page.goto(`${partUrl(server, 'lesson')}&embed=1`);
-    await waitForApp(page);
-    assert.ok(wasm.some((p) => LESSON_WASM.test(p)), `the lesson's build (${wasm.join(', ')})`);
-    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), `not the full app (${wasm.join(', ')})`);
-    assertNoProblems(problems);
-    await context.close();
-  });
-
-  const others = [
-    ['another part', (s) => partUrl(s, 'trace')],
-    ['another part embedded', (s) => `${partUrl(s, 'trace')}&embed=1`],
-    ['an instructor\'s exercise', (s) => `${s.url}?part=lesson&src=./review-bot.json`],
+  const elsewhere = [
+    ['the lesson embedded in a course page', (s) => `${partUrl(s, 'lesson')}&embed=1`, LESSON_WASM],
+    ['the trace exercise embedded', (s) => `${partUrl(s, 'trace')}&embed=1`, buildWasm('exercises-part')],
+    ['an instructor\'s exercise', (s) => `${s.url}?part=trace&src=./review-bot.json`, buildWasm('exercises-part')],
+    ['a part the page does not know', (s) => `${s.url}?part=nowhere`, FULL_WASM],
   ];
-  for (const [name, url] of others) {
-    test(`${name} loads the full app`, async () => {
+  for (const [name, url, build] of elsewhere) {
+    test(`${name} loads ${build === FULL_WASM ? 'the full app' : build}`, async () => {
       const { page, context, problems, wasm } = await recordingPage();
       await page.goto(url(server));
       await waitForApp(page);
-      assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app (${wasm.join(', ')})`);
-      assert.ok(!wasm.some((p) => LESSON_WASM.test(p)), `not the lesson's build (${wasm.join(', ')})`);
+      loadsOnly(wasm, build);
       assertNoProblems(problems);
       await context.close();
     });
@@ -182,6 +208,56 @@ describe('leaving the lesson', () => {
     await page.waitForURL(/\?part=lesson$/);
     assert.equal(await checklist(page).first().isChecked(), true, 'the tick made in the lesson build');
     assert.equal(await page.evaluate(() => window.__samePage), true, 'still no reload');
+    assertNoProblems(problems);
+    await context.close();
+  });
+
+  test('from the exercises\' build too: moving between its own parts stays in it, another part hands over', async () => {
+    const { page, context, problems, wasm } = await recordingPage();
+    await page.goto(partUrl(server, 'trace'));
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Check answers' }).click();
+    await waitForText(page.getByRole('status', { name: 'Result of your check' }), /^Check 1:/);
+    await page.evaluate(() => { window.__samePage = true; });
+
+    // The choice exercise is in the same build: no other wasm.
+    await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();
+    await page.waitForURL(/\?part=choice$/);
+    await page.getByRole('button', { name: 'Check answers for Live' }).waitFor();
+    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), `still the exercises' build (${wasm.join(', ')})`);
+
+    // The import page is not: the full app takes over, in place.
+    await partsNav(page).getByRole('link', { name: 'Import a trace' }).click();
+    await page.waitForURL(/\?part=import$/);
+    await waitForApp(page);
+    assert.ok(wasm.some((p) => FULL_WASM.test(p)), 'the full app came');
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    assert.equal(await page.locator('main').count(), 1, "one <main>: the exercises' build left nothing behind");
+    await page.getByLabel('Choose a trace file').waitFor({ state: 'attached' });
+
+    // Back in the trace exercise, the check made in the exercises' build is there.
+    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
+    await page.waitForURL(/\?part=trace$/);
+    await waitForText(page.getByRole('status', { name: 'Result of your check' }), /^Check 1:/);
+    assertNoProblems(problems);
+    await context.close();
+  });
+
+  test("leaving the simulate part's own build ends the simulator's engine, which would otherwise run on unseen", async () => {
+    const { page, context, problems, wasm } = await recordingPage();
+    const engine = new Promise((found) => page.on('worker', (w) => { if (/worker-loader\.js/.test(w.url())) found(w); }));
+    await page.goto(partUrl(server, 'simulate'));
+    await waitForApp(page);
+    await page.getByRole('button', { name: 'Run as A', exact: true }).waitFor({ timeout: 60000 });
+    assert.ok(wasm.some((p) => buildWasm('simulate-host').test(p)), `the simulate part's build (${wasm.join(', ')})`);
+    const worker = await engine;
+    const ended = new Promise((done) => worker.on('close', () => done(true)));
+    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
+    await page.waitForURL(/\?part=trace$/);
+    await waitForApp(page);
+    assert.equal(await Promise.race([ended, new Promise((r) => setTimeout(() => r(false), 5000))]), true, 'the engine ended');
+    await page.getByRole('button', { name: 'Check answers' }).click();
+    await waitForText(page.getByRole('status', { name: 'Result of your check' }), /^Check 1:/);
     assertNoProblems(problems);
     await context.close();
   });

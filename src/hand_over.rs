@@ -1,24 +1,29 @@
-//! The lesson-only build's way out to the full app.
+//! The way out of a build with only some parts, to the full app.
 //!
-//! A learner who opens the lesson (or the worked timeline alone), on the
-//! site or embedded in another (but not in a learning system), gets a
-//! build of this app with only the shell, the lesson and the timeline in it
-//! (`--features lesson-only`, `src/bin/lesson-part.rs`): about 40% of the
-//! full app's bytes, so the lesson works sooner on a slow phone.
-//! index.html's start-up script picks that build (`data-app-build` on
-//! `<html>`), and Trunk.toml's loader starts it.
+//! A learner who opens one part, on the site or embedded in another (but
+//! not in a learning system), gets the smallest build of this app that
+//! shows it: the shell, the lesson and the worked timeline are in every
+//! build, and each `src/bin/*-part.rs` adds one group of parts (Cargo.toml's
+//! [features]): the lesson's alone (`lesson-part`, about 40% of the full
+//! app's bytes), the exercises and the authoring page (`exercises-part`),
+//! the interview (`interview-part`), the import page (`import-part`), the
+//! simulate part's host (`simulate-host`). A part loads what it alone needs
+//! and no more, so it works sooner on a slow phone. index.html's start-up
+//! script picks the build (`data-app-build` on `<html>`), and Trunk.toml's
+//! loader starts it.
 //!
-//! Following a link to any other part, or going back to one, hands the page
-//! over instead of showing the part: this build's nodes go, the part's
-//! static first view takes their place exactly as on a fresh load of its
-//! address (index.html's `ttftShowFirstView`), and the full app is fetched
-//! and started (`ttftStartFullApp`), which takes over from that view as it
-//! always does, focus on `<main>` and anything typed included. The address
-//! changes as with any move between parts and nothing reloads. What the
-//! learner saved is in storage, which the full app reads as it starts; what
-//! this page could not save (a browser that keeps nothing, a full quota)
-//! goes with the page as JSON on `window` ([`crate::storage::Unsaved`]),
-//! which the full app's store reads through until it is saved.
+//! Following a link to a part the build does not show, or going back to
+//! one, hands the page over instead of showing the part: this build's nodes
+//! go, the part's static first view takes their place exactly as on a fresh
+//! load of its address (index.html's `ttftShowFirstView`), and the full app
+//! is fetched and started (`ttftStartFullApp`), which takes over from that
+//! view as it always does, focus on `<main>` and anything typed included.
+//! The address changes as with any move between parts and nothing reloads.
+//! What the learner saved is in storage, which the full app reads as it
+//! starts; what this page could not save (a browser that keeps nothing, a
+//! full quota) goes with the page as JSON on `window`
+//! ([`crate::storage::Unsaved`]), which the full app's store reads through
+//! until it is saved.
 //!
 //! Until the full app runs, a click on a link to a part in the first view,
 //! or the back button, shows that part's first view in place, as the
@@ -68,10 +73,18 @@ fn unsaved_of_page() -> Unsaved {
     PAGE_STORE.with(|s| s.borrow().as_ref().map(Store::unsaved)).unwrap_or_default()
 }
 
-/// Whether this build shows `part` itself: every part in the full build,
-/// only the lesson and the worked timeline in the lesson-only one.
+/// Whether this build shows `part` itself: every part in the full app; in
+/// a build of a few, the lesson, the worked timeline and the parts its
+/// features add (Cargo.toml). `src/lib.rs`'s `part_view` shows a part
+/// under the same features.
 pub fn served_here(part: CoursePart) -> bool {
-    !cfg!(feature = "lesson-only") || matches!(part, CoursePart::Lesson | CoursePart::Timeline)
+    match part {
+        CoursePart::Lesson | CoursePart::Timeline => true,
+        CoursePart::Trace | CoursePart::Choice | CoursePart::Author => cfg!(feature = "exercises"),
+        CoursePart::Interview => cfg!(feature = "interview"),
+        CoursePart::Import => cfg!(feature = "import"),
+        CoursePart::Simulate => cfg!(feature = "simulate"),
+    }
 }
 
 /// True once this build has given the page to the full app.
@@ -123,6 +136,20 @@ mod in_browser {
         if !unsaved.is_empty() {
             if let Ok(text) = serde_json::to_string(unsaved) {
                 let _ = js_sys::Reflect::set(&window, &JsValue::from_str(super::UNSAVED_GLOBAL), &JsValue::from_str(&text));
+            }
+        }
+        // The simulate part's page, a wasm of its own, ends with its worker
+        // (a run under way stops) instead of running on unseen; this build's
+        // own app stays, answering nothing (above).
+        if let Some(part) = js_sys::Reflect::get(&window, &JsValue::from_str("ttftSimulate"))
+            .ok()
+            .filter(|p| p.is_object())
+        {
+            if let Some(unmount) = js_sys::Reflect::get(&part, &JsValue::from_str("unmount"))
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            {
+                let _ = unmount.call0(&part);
             }
         }
         // This build's nodes go; index.html's own scripts, data blocks and
@@ -234,7 +261,7 @@ mod tests {
 
     #[test]
     fn the_full_build_serves_every_part() {
-        // The tests build without `lesson-only`.
+        // The tests build the full app (the default features).
         for part in CoursePart::ALL.iter().chain(CoursePart::UNLISTED.iter()) {
             assert!(served_here(*part), "{part:?}");
         }

@@ -39,9 +39,9 @@ pub mod storage;
 pub mod timeline_entry;
 pub mod worker;
 
-#[cfg(not(feature = "lesson-only"))]
+#[cfg(feature = "exercises")]
 use components::authoring::authored_content::{AuthoredKind, AuthoredPart};
-#[cfg(not(feature = "lesson-only"))]
+#[cfg(feature = "exercises")]
 use components::authoring::authoring_page::AuthoringPage;
 use components::checklist::Progress;
 use components::embed::embed_bar::EmbedBar;
@@ -49,16 +49,16 @@ use components::embed::embed_panel::{page_url, EmbedPanel};
 use components::embed::height_reporter::start_height_reporter;
 use components::embed::results::ResultsSink;
 use components::embed::Embedding;
-#[cfg(not(feature = "lesson-only"))]
+#[cfg(feature = "import")]
 use components::import::import_page::ImportPage;
-#[cfg(not(feature = "lesson-only"))]
+#[cfg(feature = "simulate")]
 use components::simulate::host::SimulateHost;
 use components::offline_status::OfflineStatus;
 use components::lesson::LessonPage;
-#[cfg(not(feature = "lesson-only"))]
-use components::practice::{
-    config_choice::ConfigChoicePage, interview::InterviewPage, trace_exercise::TraceExercisePage,
-};
+#[cfg(feature = "interview")]
+use components::practice::interview::InterviewPage;
+#[cfg(feature = "exercises")]
+use components::practice::{config_choice::ConfigChoicePage, trace_exercise::TraceExercisePage};
 use components::site_header::SiteHeader;
 use components::storage_status::StorageStatus;
 use components::worked_timeline::WorkedTimelineWidget;
@@ -105,10 +105,10 @@ pub fn Shell(
             provide_context(CourseContext(Arc::clone(&course)));
             // Inside a learning system: restore its saved progress into the
             // values the parts are about to open, then report changes.
-            // Elsewhere this finds no host and changes nothing. (The
-            // lesson-only build never runs inside one: index.html picks it
-            // only where no window above has a SCORM API.)
-            #[cfg(not(feature = "lesson-only"))]
+            // Elsewhere this finds no host and changes nothing. (A build
+            // with fewer parts never runs inside one: index.html starts the
+            // full app wherever a window above has a SCORM API.)
+            #[cfg(feature = "lms")]
             let _lms = lms::connect(&store, &course, checklist.clone());
             (move || {
                 results.restart();
@@ -160,7 +160,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     // Read from the address as it is now: moving between parts drops
     // `content=`, and the built-in exercise comes back with it.
     let content = Embedding::from_address().options().content.clone();
-    #[cfg(not(feature = "lesson-only"))]
+    #[cfg(feature = "exercises")]
     let authored = |kind: AuthoredKind| {
         content.clone().map(
             |source| view! { <AuthoredPart source=source kind=kind course=Arc::clone(course) /> },
@@ -175,32 +175,32 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
             </article>
         }
         .into_any(),
-        // The lesson-only build shows no other part: the navigation hands
-        // the page to the full app before one is asked for
-        // (`hand_over`).
-        #[cfg(feature = "lesson-only")]
-        _ => ().into_any(),
-        #[cfg(not(feature = "lesson-only"))]
+        #[cfg(feature = "exercises")]
         CoursePart::Trace => match authored(AuthoredKind::Trace) {
             Some(v) => v.into_any(),
             None => view! { <TraceExercisePage exercise=course.trace_exercise.clone() /> }.into_any(),
         },
-        #[cfg(not(feature = "lesson-only"))]
+        #[cfg(feature = "exercises")]
         CoursePart::Choice => match authored(AuthoredKind::Choice) {
             Some(v) => v.into_any(),
             None => view! { <ConfigChoicePage exercise=course.config_exercise.clone() /> }.into_any(),
         },
-        #[cfg(not(feature = "lesson-only"))]
+        #[cfg(feature = "interview")]
         CoursePart::Interview => view! {
             <InterviewPage interview=course.interview.clone() rows=course.trace_exercise.requests.clone() />
         }
         .into_any(),
-        #[cfg(not(feature = "lesson-only"))]
+        #[cfg(feature = "import")]
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
-        #[cfg(not(feature = "lesson-only"))]
+        #[cfg(feature = "simulate")]
         CoursePart::Simulate => view! { <SimulateHost /> }.into_any(),
-        #[cfg(not(feature = "lesson-only"))]
+        #[cfg(feature = "exercises")]
         CoursePart::Author => view! { <AuthoringPage course=Arc::clone(course) /> }.into_any(),
+        // A build without every part shows only its own: the navigation
+        // hands the page to the full app before another is asked for
+        // (`hand_over::served_here`).
+        #[cfg(not(every_part))]
+        _ => ().into_any(),
     };
     let panel_content = matches!(part, CoursePart::Trace | CoursePart::Choice)
         .then_some(content)
@@ -264,9 +264,9 @@ fn put_in_page(host: web_sys::HtmlElement) {
         first_view.remove();
     }
     // The other parts' views (data blocks) are not needed any more, except
-    // by the lesson-only build, which shows the next part's when it hands
-    // the page over (`hand_over`).
-    #[cfg(not(feature = "lesson-only"))]
+    // by a build without every part, which shows the next part's when it
+    // hands the page over (`hand_over`).
+    #[cfg(every_part)]
     if let Ok(templates) = document().query_selector_all("script[type='text/html'][id^='first-view-']") {
         for i in 0..templates.length() {
             if let Some(t) = templates.item(i).and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) {

@@ -77,7 +77,7 @@ impl Navigator {
         if let Ok(history) = window().history() {
             let _ = history.push_state_with_url(&JsValue::NULL, "", Some(href));
         }
-        // The lesson-only build gives the page to the full app instead.
+        // A build without this part gives the page to the full app instead.
         if !crate::hand_over::served_here(part) {
             crate::hand_over::to_full_app(part);
             return;

@@ -146,9 +146,9 @@ impl Backend for MemoryBackend {
 
 /// What one page changed but could not keep: every value it wrote when it
 /// ran in memory, and the latest text of each value whose save the browser
-/// refused. The lesson-only build hands it to the full app with the page
-/// (`hand_over`), which opens its store with it ([`Store::open_carrying`]),
-/// so moving on from the lesson loses nothing the learner did there.
+/// refused. A build with only some parts hands it to the full app with the
+/// page (`hand_over`), which opens its store with it
+/// ([`Store::open_carrying`]), so moving on loses nothing the learner did.
 pub type Unsaved = BTreeMap<String, String>;
 
 /// A backend read through what a page handed over: a value it could not
@@ -667,7 +667,7 @@ impl Store {
         let store = self.clone();
         let on_storage =
             Closure::<dyn Fn(web_sys::StorageEvent)>::new(move |event: web_sys::StorageEvent| {
-                // Once the lesson-only build has handed the page over, the
+                // Once a build of a few parts has handed the page over, the
                 // full app merges other tabs' saves; this one must not
                 // write back a merge that lacks what the full app saved.
                 if crate::hand_over::handed_over() {

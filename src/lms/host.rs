@@ -6,7 +6,10 @@
 //! describe: up the parent chain from this window, then up from the opener,
 //! at most [`MAX_CLIMB`] windows each, for `API_1484_11` (2004) first and
 //! then `API` (1.2). A window of another origin cannot be read; the search
-//! stops climbing there instead of failing.
+//! stops climbing there instead of failing. index.html's start-up script
+//! climbs the same way, in JavaScript and before any wasm, to choose the
+//! full app (the only build with this module) where a host is above: a
+//! change to the climb here belongs there too.
 //!
 //! [`Host`] calls a method by its standard's name through `js_sys`, and
 //! turns every way a call can go wrong (the method is gone, it throws, it

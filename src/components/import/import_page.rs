@@ -230,6 +230,17 @@ pub fn ImportPage() -> impl IntoView {
         None => view! { <DropZone on_file=on_file on_text=on_text on_example=on_example ready=ready /> }.into_any(),
     };
 
+    // One Cancel button for the whole import, outside the text that each
+    // progress note redraws: a button drawn anew with every note (many a
+    // second on a fast machine) could lose a click between press and
+    // release, and keyboard focus with it.
+    let busy = Memo::new(move |_| {
+        matches!(
+            stage.get(),
+            Stage::Reading { .. } | Stage::Parsing { .. } | Stage::Working { .. } | Stage::Preparing { .. }
+        )
+    });
+    let cancel_button = move || busy.get().then(|| view! { <button type="button" on:click=cancel>"Cancel"</button> });
     let status = move || {
         match stage.get() {
         Stage::Idle => view! { <p>"No trace loaded yet."</p> }.into_any(),
@@ -245,22 +256,18 @@ pub fn ImportPage() -> impl IntoView {
                     if problems > 0 { format!(", {} lines or records skipped", group_thousands(problems as u64)) } else { String::new() }
                 )}
             </p>
-            <button type="button" on:click=cancel>"Cancel"</button>
         }
         .into_any(),
         Stage::Parsing { name } => view! {
             <p>{format!("Parsing\u{2026} {name} is one JSON document, so it is read in one step now that all of it has arrived.")}</p>
-            <button type="button" on:click=cancel>"Cancel"</button>
         }
         .into_any(),
         Stage::Working { name } => view! {
             <p>{format!("Reading {name}\u{2026}")}</p>
-            <button type="button" on:click=cancel>"Cancel"</button>
         }
         .into_any(),
         Stage::Preparing { name, received } => view! {
             <p>{format!("Preparing the results of {name}: {} requests received\u{2026}", group_thousands(received as u64))}</p>
-            <button type="button" on:click=cancel>"Cancel"</button>
         }
         .into_any(),
         Stage::Cancelled { name } => {
@@ -371,7 +378,7 @@ pub fn ImportPage() -> impl IntoView {
             {input}
             <section class="import-status" aria-labelledby="import-status-title">
                 <h2 id="import-status-title" class="visually-hidden">"Import status"</h2>
-                <div role="status">{status}</div>
+                <div role="status">{status}{cancel_button}</div>
             </section>
             {results}
         </article>
