@@ -63,6 +63,17 @@ async function recordingPage(options = {}) {
   return { ...opened, wasm };
 }
 
+/** Holds the full app's wasm back until the returned function is called. */
+async function holdFullApp(page) {
+  let release;
+  const gate = new Promise((ok) => { release = ok; });
+  await page.route(FULL_WASM, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return release;
+}
+
 const partsNav = (page) => page.getByRole('navigation', { name: 'Course parts' });
 const checklist = (page) => page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
 
@@ -307,12 +318,7 @@ describe('leaving the lesson', () => {
   test('a link followed while the full app arrives moves in place, keeping what the page holds', async () => {
     const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
     await page.addInitScript(refuseStorage);
-    let release;
-    const gate = new Promise((ok) => { release = ok; });
-    await page.route(FULL_WASM, async (route) => {
-      await gate;
-      await route.continue();
-    });
+    const release = await holdFullApp(page);
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
     await checklist(page).first().check();
@@ -337,12 +343,7 @@ describe('leaving the lesson', () => {
 
   test('Back while the full app arrives shows the part the address names', async () => {
     const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
-    let release;
-    const gate = new Promise((ok) => { release = ok; });
-    await page.route(FULL_WASM, async (route) => {
-      await gate;
-      await route.continue();
-    });
+    const release = await holdFullApp(page);
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
     await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();
