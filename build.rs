@@ -1,20 +1,25 @@
-//! Build script: turns the course's TOML files into one JSON file the app
-//! embeds.
+//! Build script: turns the course's TOML files into Rust source the app
+//! includes.
 //!
 //! Each file under `content/` is parsed into its `ttft_core::content` type,
 //! so a typo in a field name or a wrong type fails the build with the file's
 //! name and TOML's own location message, long before a learner sees a page.
-//! The parsed course is written to `$OUT_DIR/course.json`; the app
-//! `include_str!`s it and parses it once with serde_json.
+//! The parsed course is written to `$OUT_DIR/course.rs` as one function,
+//! `embedded`, that builds the same `Course` value from code (`build/bake.rs`
+//! writes it, and says why it is code and not JSON to parse); `src/course.rs`
+//! includes it.
 //!
 //! What it deliberately does not do: check that stated answers match the
 //! core (the native content test does that) or fill prose placeholders (the
 //! app does that when it renders). A missing file does not break the build,
-//! because the course content is written in parallel with the app: the JSON
-//! then carries a `content_error` message that the page shows in place of
-//! the course. A file that exists but does not parse always fails the build.
+//! because the course content is written in parallel with the app:
+//! `embedded` then gives a `CourseError::Missing` message that the page shows
+//! in place of the course. A file that exists but does not parse always
+//! fails the build.
 
-use serde_json::json;
+#[path = "build/bake.rs"]
+mod bake;
+
 use std::fmt::Write as _;
 use std::path::Path;
 use ttft_core::content::{
@@ -24,6 +29,7 @@ use ttft_core::content::{
 fn main() {
     println!("cargo:rerun-if-changed=content");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
     // `every_part`: this build shows every part of the course (the full
     // app, the tests, the first view), as opposed to a build of a few
     // (Cargo.toml's [features]; `hand_over::served_here`).
@@ -58,7 +64,7 @@ fn main() {
         std::process::exit(1);
     }
 
-    let json = match (
+    let code = match (
         lesson,
         worked_timeline,
         trace_exercise,
@@ -82,19 +88,13 @@ fn main() {
                 interview,
                 rubric,
             };
-            match serde_json::to_string(&course) {
-                Ok(text) => text,
-                Err(e) => {
-                    eprintln!("the course content could not be written as JSON: {e}");
-                    std::process::exit(1);
-                }
-            }
+            format!("Ok({})", bake::course(&course))
         }
         _ => {
             let names = missing.join(", ");
             println!("cargo:warning=course content missing ({names}); the app will say so instead of showing the course");
-            json!({ "content_error": format!("The course content is missing from this build: {names} under content/.") })
-                .to_string()
+            let message = format!("The course content is missing from this build: {names} under content/.");
+            format!("Err(CourseError::Missing(String::from({message:?})))")
         }
     };
 
@@ -105,8 +105,13 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let out = Path::new(&out_dir).join("course.json");
-    if let Err(e) = std::fs::write(&out, json) {
+    let out = Path::new(&out_dir).join("course.rs");
+    let source = format!(
+        "// Written by build.rs from content/*.toml: the course, built from code.\n\
+         #[allow(clippy::too_many_lines)]\n\
+         fn embedded() -> Result<Course, CourseError> {{\n    {code}\n}}\n"
+    );
+    if let Err(e) = std::fs::write(&out, source) {
         eprintln!("could not write {}: {e}", out.display());
         std::process::exit(1);
     }
