@@ -34,7 +34,7 @@ fn main() {
     // app, the tests, the first view), as opposed to a build of a few
     // (Cargo.toml's [features]; `hand_over::served_here`).
     println!("cargo::rustc-check-cfg=cfg(every_part)");
-    let every_part = ["EXERCISES", "INTERVIEW", "IMPORT", "SIMULATE"]
+    let every_part = ["EXERCISES", "AUTHORING", "INTERVIEW", "IMPORT", "SIMULATE"]
         .iter()
         .all(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
     if every_part {

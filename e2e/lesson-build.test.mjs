@@ -82,7 +82,8 @@ const checklist = (page) => page.getByRole('list', { name: 'Completion checklist
 // Cargo.toml's features), and the parts it starts for.
 const BUILDS = [
   ['lesson-part', [], ['lesson', 'timeline']],
-  ['exercises-part', ['exercises'], ['trace', 'choice', 'author']],
+  ['exercises-part', ['exercises'], ['trace', 'choice']],
+  ['author-part', ['exercises', 'authoring'], ['author']],
   ['interview-part', ['interview'], ['interview']],
   ['import-part', ['import'], ['import']],
   ['simulate-host', ['simulate'], ['simulate']],
@@ -90,6 +91,7 @@ const BUILDS = [
 // A label each group alone shows.
 const LABELS = {
   exercises: 'Check answers',
+  authoring: 'Start from the built-in exercise',
   interview: 'Save score',
   import: 'Choose a trace file',
   simulate: 'Loading the simulator',
@@ -145,7 +147,8 @@ describe('which build starts', () => {
   const elsewhere = [
     ['the lesson embedded in a course page', (s) => `${partUrl(s, 'lesson')}&embed=1`, LESSON_WASM],
     ['the trace exercise embedded', (s) => `${partUrl(s, 'trace')}&embed=1`, buildWasm('exercises-part')],
-    ['an instructor\'s exercise', (s) => `${s.url}?part=trace&src=./review-bot.json`, buildWasm('exercises-part')],
+    ['an instructor\'s exercise', (s) => `${s.url}?part=trace&src=review-bot.json`, buildWasm('author-part')],
+    ['an instructor\'s exercise, embedded', (s) => `${s.url}?part=choice&embed=1&content=e30`, buildWasm('author-part')],
     ['a part the page does not know', (s) => `${s.url}?part=nowhere`, FULL_WASM],
   ];
   for (const [name, url, build] of elsewhere) {
@@ -158,6 +161,31 @@ describe('which build starts', () => {
       await context.close();
     });
   }
+
+  // index.html's start-up script and the app read an address by the same
+  // rule (an instructor's exercise needs the authoring build); should they
+  // ever differ, the build that started hands the page to the full app
+  // (src/hand_over.rs, serves_address) instead of showing the course's own
+  // exercise in place of the instructor's.
+  test("an instructor's exercise that starts the exercises' build anyway is handed to the full app", async () => {
+    // The page's script edited, so its CSP hash no longer matches.
+    const { page, context, problems, wasm } = await recordingPage({ bypassCSP: true });
+    const routed = 'trace: authored ? "author" : "exercises"';
+    await page.route((url) => url.pathname === new URL(server.url).pathname, async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      assert.ok(body.includes(routed), 'index.html routes an instructor\'s trace exercise');
+      await route.fulfill({ response, body: body.replace(routed, 'trace: "exercises"') });
+    });
+    await page.goto(`${server.url}?part=trace&src=review-bot.json`);
+    await waitForApp(page);
+    await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
+    assert.ok(wasm.some((p) => buildWasm('exercises-part').test(p)), `the exercises' build started (${wasm.join(', ')})`);
+    assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app took over (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => buildWasm('author-part').test(p)), `not the authoring build (${wasm.join(', ')})`);
+    assertNoProblems(problems);
+    await context.close();
+  });
 
   // The lesson in a frame of a page of the same site: a course page, or a
   // learning system's player holding its SCORM API (only the full app

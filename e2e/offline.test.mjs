@@ -138,10 +138,11 @@ test("dist/sw.js lists exactly the built files, none of the .gz/.br copies, unde
   // kept once the import part has been opened. So are the builds of a few
   // parts that the page does not name (Trunk.toml's loader names only the
   // lesson's); their JS glue goes by its size, near the line.
-  const builds = /^((exercises|interview|import)-part|simulate-host)\.js$/;
+  const builds = /^((exercises|author|interview|import)-part|simulate-host)\.js$/;
   assert.deepEqual(plan.onDemand.map(([p]) => p).filter((p) => !builds.test(p)).sort(), [
     NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm',
-    'exercises-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm', 'simulate-host_bg.wasm',
+    'exercises-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
+    'simulate-host_bg.wasm',
   ].sort());
   assert.notEqual((await planFor(buildB)).version, plan.version, 'a changed file is a new version');
 });
@@ -191,6 +192,10 @@ test("offline, every part reloads and works with the learner's saved work; an op
   await page.goto(partUrl(server, 'interview'));
   await waitForApp(page);
   await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
+  // The authoring page opened online: its build (which also shows an
+  // instructor's exercise) is kept from then on.
+  await page.goto(partUrl(server, 'author'));
+  await waitForApp(page);
   // The import part opened online: its trace reader (an on-demand worker)
   // is fetched now, and so kept for offline use.
   await page.goto(partUrl(server, 'import'));

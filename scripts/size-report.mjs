@@ -90,6 +90,9 @@ const PARTS = [
   ['author', '?part=author'],
   ['trace, embedded', '?part=trace&embed=1'],
   ['lesson, embedded', '?part=lesson&embed=1'],
+  // An instructor's own exercise: the authoring build, and no static first
+  // view (the page has none for a file it has not read).
+  ['trace, authored', '?part=trace&src=review-bot.json'],
 ].filter(([name, query]) => !only.length || only.includes(name) || only.includes(query.slice(1)));
 if (only.length && PARTS.length !== only.length) {
   console.error(`--only names a part this report does not know: ${only.join(', ')}`);

@@ -80,11 +80,24 @@ fn unsaved_of_page() -> Unsaved {
 pub fn served_here(part: CoursePart) -> bool {
     match part {
         CoursePart::Lesson | CoursePart::Timeline => true,
-        CoursePart::Trace | CoursePart::Choice | CoursePart::Author => cfg!(feature = "exercises"),
+        CoursePart::Trace | CoursePart::Choice => cfg!(feature = "exercises"),
+        CoursePart::Author => cfg!(feature = "authoring"),
         CoursePart::Interview => cfg!(feature = "interview"),
         CoursePart::Import => cfg!(feature = "import"),
         CoursePart::Simulate => cfg!(feature = "simulate"),
     }
+}
+
+/// Whether this build shows the address `search` as it asks: its part, and
+/// an instructor's own exercise (`content=`, `src=`) only in a build with
+/// the authoring feature (the exercises' build shows the course's own).
+/// index.html's start-up script picks the build by the same rule; an
+/// address it read differently starts here and is handed over at once
+/// (`crate::start`).
+pub fn serves_address(search: &str) -> bool {
+    let part = CoursePart::from_search(search);
+    let authored = crate::components::embed::Embedding::from_query(search).options().content.is_some();
+    served_here(part) && (!authored || cfg!(feature = "authoring"))
 }
 
 /// True once this build has given the page to the full app.
@@ -264,6 +277,13 @@ mod tests {
         // The tests build the full app (the default features).
         for part in CoursePart::ALL.iter().chain(CoursePart::UNLISTED.iter()) {
             assert!(served_here(*part), "{part:?}");
+        }
+    }
+
+    #[test]
+    fn the_full_build_serves_every_address() {
+        for search in ["", "?part=trace", "?part=choice&content=e30", "?part=trace&src=./mine.json", "?part=author"] {
+            assert!(serves_address(search), "{search:?}");
         }
     }
 

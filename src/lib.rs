@@ -40,8 +40,10 @@ pub mod timeline_entry;
 pub mod worker;
 
 #[cfg(feature = "exercises")]
-use components::authoring::authored_content::{AuthoredKind, AuthoredPart};
-#[cfg(feature = "exercises")]
+use components::authoring::authored_content::AuthoredKind;
+#[cfg(feature = "authoring")]
+use components::authoring::authored_content::AuthoredPart;
+#[cfg(feature = "authoring")]
 use components::authoring::authoring_page::AuthoringPage;
 use components::checklist::Progress;
 use components::embed::embed_bar::EmbedBar;
@@ -160,12 +162,16 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     // Read from the address as it is now: moving between parts drops
     // `content=`, and the built-in exercise comes back with it.
     let content = Embedding::from_address().options().content.clone();
-    #[cfg(feature = "exercises")]
+    #[cfg(feature = "authoring")]
     let authored = |kind: AuthoredKind| {
         content.clone().map(
             |source| view! { <AuthoredPart source=source kind=kind course=Arc::clone(course) /> },
         )
     };
+    // Without the authoring feature, an address with an instructor's own
+    // exercise never starts this build (`hand_over::served_here_now`).
+    #[cfg(all(feature = "exercises", not(feature = "authoring")))]
+    let authored = |_: AuthoredKind| None::<AnyView>;
     let body = match part {
         CoursePart::Lesson => view! { <LessonPage course=Arc::clone(course) /> }.into_any(),
         CoursePart::Timeline => view! {
@@ -194,7 +200,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
         #[cfg(feature = "simulate")]
         CoursePart::Simulate => view! { <SimulateHost /> }.into_any(),
-        #[cfg(feature = "exercises")]
+        #[cfg(feature = "authoring")]
         CoursePart::Author => view! { <AuthoringPage course=Arc::clone(course) /> }.into_any(),
         // A build without every part shows only its own: the navigation
         // hands the page to the full app before another is asked for
@@ -220,6 +226,13 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
 /// the browser can paint and answer input in between, and the static first
 /// view stays in place (and usable) until the app takes it over.
 pub fn start() {
+    // An address this build does not show as asked, which index.html's
+    // start-up script read differently, goes to the full app at once.
+    let search = address::search();
+    if !hand_over::serves_address(&search) {
+        hand_over::to_full_app(CoursePart::from_search(&search));
+        return;
+    }
     set_timeout(
         || {
             let course = course::load();
