@@ -166,3 +166,38 @@ test('a chosen file is read and checked', async () => {
   assert.match(await page.getByLabel('Exercise file (JSON)').inputValue(), /review-bot-trace/);
   assertNoProblems(problems);
 });
+
+test("an instructor's exercise arrives without moving what is in view", async () => {
+  // A phone's screen: the page below the exercise (the embed panel, the
+  // footer) would be in view while the file is read, and pushed down by it.
+  const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780 });
+  let release;
+  const gate = new Promise((ok) => { release = ok; });
+  await page.route('**/review-bot.json', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__shifts.push(e.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${server.url}?part=trace&src=review-bot.json`);
+  await waitForApp(page);
+  const loading = page.getByRole('status').filter({ hasText: 'Loading the exercise…' });
+  await loading.waitFor();
+  const held = await loading.evaluate((el) => el.getBoundingClientRect().bottom);
+  assert.ok(held >= 780, `the loading line holds the exercise's place to the fold (ends at ${held} px)`);
+  const panelTop = await page.locator('details.embed-panel').evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(panelTop >= 780, `the embed panel waits below the fold (at ${panelTop} px)`);
+  await page.evaluate(() => { window.__shifts = []; });
+  release();
+  await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
+  // Two frames, so a shift the arrival causes has been reported.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  const shifts = await page.evaluate(() => window.__shifts);
+  assert.deepEqual(shifts, [], 'nothing in view moved when the exercise arrived');
+  assertNoProblems(problems);
+  await context.close();
+});

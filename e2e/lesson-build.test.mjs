@@ -149,6 +149,7 @@ describe('which build starts', () => {
     ['the trace exercise embedded', (s) => `${partUrl(s, 'trace')}&embed=1`, buildWasm('exercises-part')],
     ['an instructor\'s exercise', (s) => `${s.url}?part=trace&src=review-bot.json`, buildWasm('author-part')],
     ['an instructor\'s exercise, embedded', (s) => `${s.url}?part=choice&embed=1&content=e30`, buildWasm('author-part')],
+    ['the lesson with a file named, which only the exercises read', (s) => `${partUrl(s, 'lesson')}&src=review-bot.json`, LESSON_WASM],
     ['a part the page does not know', (s) => `${s.url}?part=nowhere`, FULL_WASM],
   ];
   for (const [name, url, build] of elsewhere) {

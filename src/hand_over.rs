@@ -89,14 +89,15 @@ pub fn served_here(part: CoursePart) -> bool {
 }
 
 /// Whether this build shows the address `search` as it asks: its part, and
-/// an instructor's own exercise (`content=`, `src=`) only in a build with
-/// the authoring feature (the exercises' build shows the course's own).
-/// index.html's start-up script picks the build by the same rule; an
-/// address it read differently starts here and is handed over at once
-/// (`crate::start`).
+/// for the trace and choice parts an instructor's own exercise (`content=`,
+/// `src=`) only in a build with the authoring feature (the exercises' build
+/// shows the course's own; other parts ignore those keys). index.html's
+/// start-up script picks the build by the same rule; an address it read
+/// differently starts here and is handed over at once (`crate::start`).
 pub fn serves_address(search: &str) -> bool {
     let part = CoursePart::from_search(search);
-    let authored = crate::components::embed::Embedding::from_query(search).options().content.is_some();
+    let authored = matches!(part, CoursePart::Trace | CoursePart::Choice)
+        && crate::components::embed::Embedding::from_query(search).options().content.is_some();
     served_here(part) && (!authored || cfg!(feature = "authoring"))
 }
 
