@@ -147,6 +147,22 @@ test('each package holds a manifest its standard accepts and every file it lists
       [...read.files].sort(),
       'the manifest lists exactly the files in the zip',
     );
+    // Only the full app runs in a learning system: the builds of a few
+    // parts stay out, and the package's own offline copy neither
+    // precaches nor expects them.
+    const partBuilds = (await readFile(join(ROOT, 'index.html'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('data-cargo-no-default-features'))
+      .map((line) => line.match(/data-bin="([^"]+)"/)[1]);
+    assert.ok(partBuilds.includes('lesson-part'), `index.html names the builds of a few parts (${partBuilds})`);
+    for (const bin of partBuilds) {
+      assert.ok(!files.has(`${bin}.js`) && !files.has(`${bin}_bg.wasm`), `${LABEL[v]}: ${bin} is left out`);
+    }
+    const worker = files.get('sw.js').toString('utf8');
+    const build = JSON.parse(worker.match(/^const BUILD = (.*);$/m)[1]);
+    for (const [name] of [...build.precache, ...build.onDemand]) {
+      assert.ok(files.has(name), `${LABEL[v]}: sw.js lists ${name}, which is in the zip`);
+    }
     entry[v] = `/course${v}/${read.href}${read.parameters}`;
     // Another reader than ours, where the machine has one.
     if (existsSync('/usr/bin/unzip')) {
