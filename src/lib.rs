@@ -169,7 +169,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         )
     };
     // Without the authoring feature, an address with an instructor's own
-    // exercise never starts this build (`hand_over::served_here_now`).
+    // exercise never starts this build (`hand_over::serves_address`).
     #[cfg(all(feature = "exercises", not(feature = "authoring")))]
     let authored = |_: AuthoredKind| None::<AnyView>;
     let body = match part {
