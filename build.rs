@@ -88,7 +88,9 @@ fn main() {
                 interview,
                 rubric,
             };
-            format!("Ok({})", bake::course(&course))
+            // The generated code names the content types itself.
+            let uses = "use ttft_core::content::*;\n    use ttft_latency::split::Part;";
+            format!("{uses}\n    Ok({})", bake::course(&course))
         }
         _ => {
             let names = missing.join(", ");

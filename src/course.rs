@@ -12,14 +12,9 @@
 
 use std::fmt;
 use std::sync::Arc;
-use ttft_core::content::{
-    Action, Block, CauseClass, ChecklistItem, ConditionalChoice, ConfigExercise, Course,
-    Dimension, DimensionScore, EvidenceOption, Followup, Interview, Lesson, MisconceptionText,
-    QualityStatus, RowAnswer, Rubric, Section, ServingConfig, Source, Term, TraceExercise,
-    TraceRow, Widget, WorkedExpected, WorkedTimeline, Workload, WorkloadAnswer, WorkloadNeed,
-};
-use ttft_latency::split::Part;
+use ttft_core::content::Course;
 
+// `embedded` names the content types itself.
 include!(concat!(env!("OUT_DIR"), "/course.rs"));
 
 /// Why the course cannot be shown.
