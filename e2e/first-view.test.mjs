@@ -10,7 +10,9 @@
 //! same view with its embed bar instead of the site's header and without
 //! what only the full page has, and is taken over the same way; an unknown
 //! part, a part that is not embedded and an instructor's exercise show the
-//! loading line.
+//! loading line. Each part but the lesson fetches its view, its own only,
+//! from a file: one that cannot be fetched leaves the loading line (and the
+//! app starts), one that arrives after the app is dropped.
 //!
 //! The wasm is held back with a route until the test lets it go, so "before
 //! the app" is a state the test can look at, not a race. Deliberately
@@ -211,6 +213,69 @@ describe('with scripting on', () => {
       }
     });
   }
+
+  test('each part downloads its own first view and no other part\'s', async () => {
+    for (const part of ['lesson', 'trace', 'interview']) {
+      const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780 });
+      try {
+        const views = [];
+        page.on('request', (r) => {
+          const name = new URL(r.url()).pathname.split('/').pop();
+          if (name.startsWith('first-view-')) views.push(name);
+        });
+        await page.goto(partUrl(server, part));
+        await waitForApp(page);
+        if (part === 'lesson') assert.deepEqual(views, [], 'the lesson\'s view is in the page');
+        else assert.deepEqual(views.map((v) => v.replace(/-[0-9a-f]{16}\.html$/, '')), [`first-view-${part}`], `${part}: its own view only`);
+        assertNoProblems(problems);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('a first view that cannot be fetched leaves the loading line, and the app starts all the same', async () => {
+    const { page, context, problems, release } = await heldPage({ width: 360, height: 780 });
+    try {
+      await page.route('**/first-view-*.html', (route) => route.abort());
+      await page.goto(partUrl(server, 'trace'), { waitUntil: 'domcontentloaded' });
+      await loadingLine(page).filter({ hasText: 'Loading ttft-lab' }).waitFor();
+      assert.equal(await lessonHeading(page).count(), 0, 'no view, and not the lesson\'s');
+      release();
+      await waitForApp(page);
+      assert.match(await lessonHeading(page).innerText(), /hint requests/i, 'the trace exercise');
+      assert.equal(await page.getByRole('alert').count(), 0, 'no failure is reported');
+      assertNoProblems(problems, { allow: [/first-view-trace-[0-9a-f]{16}\.html/] });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a first view that arrives after the app has started is dropped', async () => {
+    const { page, context, problems, release } = await heldPage({ width: 360, height: 780 });
+    try {
+      let letViewGo;
+      const viewGate = new Promise((ok) => { letViewGo = ok; });
+      await page.route('**/first-view-*.html', async (route) => {
+        await viewGate;
+        await route.continue();
+      });
+      await page.goto(partUrl(server, 'choice'), { waitUntil: 'domcontentloaded' });
+      // The loader waits up to 3 s for the view before it starts the app.
+      release();
+      await waitForApp(page);
+      const arrived = page.waitForResponse(/first-view-choice-[0-9a-f]{16}\.html/);
+      letViewGo();
+      await arrived;
+      await page.waitForTimeout(200);
+      assert.equal(await page.locator('#first-view').count(), 0, 'no view over the app');
+      assert.equal(await page.locator('main').count(), 1, 'one <main>');
+      assert.equal(await lessonHeading(page).count(), 1, 'one heading');
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  });
 
   test('an answer typed before the app has started is the app\'s, and is saved', async () => {
     const { page, context, problems, release } = await heldPage({ width: 1280, height: 900 });

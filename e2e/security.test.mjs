@@ -150,17 +150,26 @@ test('the released page carries a policy with hashes of exactly its inline scrip
   // Comments first: one names a data block, which is not one.
   const code = html.replace(/<!--[\s\S]*?-->/g, '');
   const all = [...code.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1] ?? ''));
-  // The parts' first views and embed bars sit in data blocks, which never run: no hash.
-  const blocks = all.filter((m) => /\stype="text\/html"/.test(m[1] ?? ''));
+  // The parts' embed bars and the names of their first views' files sit in
+  // data blocks, which never run: no hash.
+  const blocks = all.filter((m) => /\stype="(text\/html|application\/json)"/.test(m[1] ?? ''));
   const scripts = all.filter((m) => !blocks.includes(m));
   const ids = blocks.map((m) => /\sid="([^"]+)"/.exec(m[1])?.[1]).sort();
   const parts = ['author', 'choice', 'import', 'interview', 'simulate', 'timeline', 'trace'];
   const embedded = ['choice', 'import', 'interview', 'lesson', 'simulate', 'timeline', 'trace'];
   assert.deepEqual(
     ids,
-    [...embedded.map((p) => `first-view-embed-bar-${p}`), ...parts.map((p) => `first-view-${p}`)].sort(),
-    'every part but the lesson has its first view in a data block, and every embedded part its bar',
+    [...embedded.map((p) => `first-view-embed-bar-${p}`), 'first-view-files'].sort(),
+    'every embedded part has its bar in a data block, and one block names the view files',
   );
+  const files = JSON.parse(blocks.find((m) => /id="first-view-files"/.test(m[1]))[2]);
+  assert.deepEqual(Object.keys(files).sort(), parts, 'every part but the lesson has its first view in a file of its own');
+  for (const [part, file] of Object.entries(files)) {
+    assert.match(file, new RegExp(`^first-view-${part}-[0-9a-f]{16}\\.html$`), `${part}: a file named after its content`);
+    const view = await readFile(join(DIST, file), 'utf8');
+    assert.match(view, /<h1 id="page-title">/, `${part}: the file is its view`);
+    assert.doesNotMatch(view, /<script/i, `${part}: a view runs nothing`);
+  }
   for (const m of blocks) assert.ok(!directives['script-src'].includes(hash(m[2])), 'a data block is not allowed to run');
   const styles = [...html.matchAll(/<style(\s[^>]*)?>([\s\S]*?)<\/style>/g)];
   assert.ok(scripts.length >= 2, 'the start-up watch and the wasm loader are inline');

@@ -6,21 +6,27 @@
 //! address, over the embedded course and an empty store in memory: exactly
 //! what the app shows a learner who opens that address with nothing saved
 //! (no ticks, the worked timeline's own values, an empty answer). The
-//! address comes from `address::with_search`. [`fill`] puts the views
-//! into the built page in place of [`PLACEHOLDER`]: the lesson's in
-//! `<div id="first-view">`, where it reads without scripting, and every
-//! other part's as text in a data block, `<script type="text/html"
-//! id="first-view-PART">`: never run, never parsed into the document (no
-//! duplicate ids, and the parser skips it, where templates slowed the
-//! lesson's start by about 100 ms). index.html's scripts put in the view
-//! the address asks for before anything is painted. In the browser the app
-//! mounts beside it and removes it in the same task (`start`), so no frame
-//! shows both or neither, and the same markup means nothing moves.
+//! address comes from `address::with_search`. [`fill`] puts the lesson's
+//! view into the built page in place of [`PLACEHOLDER`], in
+//! `<div id="first-view">`, where it reads without scripting, and gives
+//! every other part's as a file of its own beside the page
+//! (`first-view-PART-HASH.html`, named after its content so that no cache
+//! pairs an old view with a new page), which the page names in a data block
+//! in place of [`FILES_PLACEHOLDER`]. A learner downloads the lesson's view
+//! and the view of the part they open, not every part's: each part's view
+//! in the page had cost every part's first load 17 KB gzipped, and each new
+//! part would have added its own. index.html's scripts fetch the view the
+//! address asks for as soon as the page's head is read, show the loading
+//! line until it is in, and start the app's wasm only once it is painted.
+//! In the browser the app mounts beside it and removes it in the same task
+//! (`start`), so no frame shows both or neither, and the same markup means
+//! nothing moves.
 //!
 //! Embed mode (`embed=1`) shows the same views: what only the full page
 //! shows carries [`NOT_EMBEDDED`], which index.html's script removes, and
-//! the part's embed bar ([`render_embed_bars`], a small data block each)
-//! goes where the site's header was. A test checks that this gives exactly
+//! the part's embed bar ([`render_embed_bars`], a small data block each,
+//! `<script type="text/html" id="first-view-embed-bar-PART">`: never run,
+//! never parsed into the document) goes where the site's header was. A test checks that this gives exactly
 //! what the app renders embedded, so a copy of every part in embed mode
 //! (which would nearly double the page every learner downloads) is not
 //! needed.
@@ -48,9 +54,24 @@ pub const PLACEHOLDER: &str = "<!-- first-view -->";
 /// The id of the element that holds the first view in the page.
 pub const CONTAINER_ID: &str = "first-view";
 
-/// The id of the data block that holds `part`'s first view.
-pub fn source_id(part: CoursePart) -> String {
-    format!("{CONTAINER_ID}-{}", part.id())
+/// Where `index.html`'s head takes the data block that names each part's
+/// first-view file ([`FILES_ID`]); nothing else may contain it.
+pub const FILES_PLACEHOLDER: &str = "<!-- first-view-files -->";
+
+/// The id of the data block (JSON: part id to file name) that names the
+/// file of every first view but the lesson's.
+pub const FILES_ID: &str = "first-view-files";
+
+/// The name of the file that holds a part's first view `html`: the part,
+/// and a hash of the content, as Trunk names the page's other files.
+pub fn file_name(part: CoursePart, html: &str) -> String {
+    format!("{CONTAINER_ID}-{}-{:016x}.html", part.id(), fnv1a(html.as_bytes()))
+}
+
+/// The 64-bit FNV-1a hash: the same on every machine and every Rust
+/// release, which a file name needs (std's hasher promises neither).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// The attribute on everything the full page shows and an embedded part
@@ -58,8 +79,7 @@ pub fn source_id(part: CoursePart) -> String {
 /// script removes what carries it from a first view in embed mode.
 pub const NOT_EMBEDDED: &str = "data-not-embedded";
 
-/// The id of the data block that holds `part`'s embed bar. A part name is
-/// letters only, so no part's [`source_id`] can be one.
+/// The id of the data block that holds `part`'s embed bar.
 pub fn embed_bar_id(part: CoursePart) -> String {
     format!("{CONTAINER_ID}-embed-bar-{}", part.id())
 }
@@ -136,28 +156,29 @@ fn strip_markers(html: &str) -> String {
 /// Why the first views could not be written into a page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FillError {
-    /// The page has no placeholder (it is not ttft-lab's index.html).
-    NoPlaceholder,
-    /// The page has more than one placeholder, or was filled already.
-    SeveralPlaceholders(usize),
+    /// The page lacks one of the two placeholders (it is not ttft-lab's
+    /// index.html); it names the one missing.
+    NoPlaceholder(&'static str),
+    /// The page has more than one of a placeholder, or was filled already.
+    SeveralPlaceholders(&'static str, usize),
     /// The views do not start with the lesson's, which must read without
     /// scripting.
     LessonNotFirst,
-    /// A view holds text that would end or confuse its data block.
+    /// An embed bar holds text that would end or confuse its data block.
     NotScriptSafe(CoursePart),
 }
 
 impl fmt::Display for FillError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FillError::NoPlaceholder => write!(f, "the page has no {PLACEHOLDER} to fill"),
-            FillError::SeveralPlaceholders(n) => {
-                write!(f, "the page has {n} placeholders {PLACEHOLDER}; it needs exactly one")
+            FillError::NoPlaceholder(placeholder) => write!(f, "the page has no {placeholder} to fill"),
+            FillError::SeveralPlaceholders(placeholder, n) => {
+                write!(f, "the page has {n} placeholders {placeholder}; it needs exactly one")
             }
             FillError::LessonNotFirst => write!(f, "the first view given first is not the lesson's"),
             FillError::NotScriptSafe(part) => write!(
                 f,
-                "the {} part's first view holds </script or <!--, which cannot sit in a data block",
+                "the {} part's embed bar holds </script or <!--, which cannot sit in a data block",
                 part.id()
             ),
         }
@@ -166,10 +187,28 @@ impl fmt::Display for FillError {
 
 impl std::error::Error for FillError {}
 
-/// `page` with its placeholder replaced by the views: the first (the
-/// lesson's) in the first view's container, the others and the embed bars
-/// in data blocks.
-pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result<String, FillError> {
+/// A first view written beside the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewFile {
+    /// Its file name, beside `index.html` ([`file_name`]).
+    pub name: String,
+    /// Its HTML.
+    pub html: String,
+}
+
+/// The filled page, and the files it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filled {
+    pub page: String,
+    /// Every part's first view but the lesson's, in the order given.
+    pub files: Vec<ViewFile>,
+}
+
+/// `page` with its placeholders filled: the first view (the lesson's) in
+/// the first view's container and the embed bars in data blocks, in place
+/// of [`PLACEHOLDER`]; the names of the other views' files in a data block
+/// in place of [`FILES_PLACEHOLDER`]. The other views come back as files.
+pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result<Filled, FillError> {
     let Some((lesson, others)) = views.split_first().filter(|(l, _)| l.part == CoursePart::Lesson)
     else {
         return Err(FillError::LessonNotFirst);
@@ -178,21 +217,37 @@ pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result
         "<div id=\"{CONTAINER_ID}\" data-part=\"lesson\">{}</div>",
         lesson.html
     );
-    let blocks = others
-        .iter()
-        .map(|v| (source_id(v.part), v))
-        .chain(embed_bars.iter().map(|v| (embed_bar_id(v.part), v)));
-    for (id, view) in blocks {
-        let lower = view.html.to_ascii_lowercase();
+    for bar in embed_bars {
+        let lower = bar.html.to_ascii_lowercase();
         if lower.contains("</script") || lower.contains("<!--") {
-            return Err(FillError::NotScriptSafe(view.part));
+            return Err(FillError::NotScriptSafe(bar.part));
         }
-        html.push_str(&format!("<script type=\"text/html\" id=\"{id}\">{}</script>", view.html));
+        let id = embed_bar_id(bar.part);
+        html.push_str(&format!("<script type=\"text/html\" id=\"{id}\">{}</script>", bar.html));
     }
-    match page.matches(PLACEHOLDER).count() {
-        0 => Err(FillError::NoPlaceholder),
-        1 => Ok(page.replacen(PLACEHOLDER, &html, 1)),
-        n => Err(FillError::SeveralPlaceholders(n)),
+    let files: Vec<ViewFile> = others
+        .iter()
+        .map(|v| ViewFile { name: file_name(v.part, &v.html), html: v.html.clone() })
+        .collect();
+    // Part ids are lowercase letters and file names add digits and `-.`,
+    // so nothing here needs escaping in JSON or in a data block.
+    let names: Vec<String> = others
+        .iter()
+        .zip(&files)
+        .map(|(v, f)| format!("\"{}\":\"{}\"", v.part.id(), f.name))
+        .collect();
+    let listing = format!("<script type=\"application/json\" id=\"{FILES_ID}\">{{{}}}</script>", names.join(","));
+    let page = replace_once(page, PLACEHOLDER, &html)?;
+    let page = replace_once(&page, FILES_PLACEHOLDER, &listing)?;
+    Ok(Filled { page, files })
+}
+
+/// `page` with its one `placeholder` replaced by `with`.
+fn replace_once(page: &str, placeholder: &'static str, with: &str) -> Result<String, FillError> {
+    match page.matches(placeholder).count() {
+        0 => Err(FillError::NoPlaceholder(placeholder)),
+        1 => Ok(page.replacen(placeholder, with, 1)),
+        n => Err(FillError::SeveralPlaceholders(placeholder, n)),
     }
 }
 
@@ -206,31 +261,57 @@ mod tests {
     }
 
     #[test]
-    fn the_placeholder_is_filled_once_with_the_lesson_first() {
-        let page = format!("<body>{PLACEHOLDER}<div id=\"boot\"></div></body>");
+    fn the_placeholders_are_filled_once_with_the_lesson_in_the_page_and_the_others_in_files() {
+        let page = format!("<head>{FILES_PLACEHOLDER}</head><body>{PLACEHOLDER}<div id=\"boot\"></div></body>");
         let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Trace, "<main>t</main>")];
+        let trace = file_name(CoursePart::Trace, "<main>t</main>");
         assert_eq!(
-            fill(&page, &views, &[]).as_deref(),
-            Ok("<body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
-                <script type=\"text/html\" id=\"first-view-trace\"><main>t</main></script><div id=\"boot\"></div></body>")
+            fill(&page, &views, &[]),
+            Ok(Filled {
+                page: format!(
+                    "<head><script type=\"application/json\" id=\"first-view-files\">{{\"trace\":\"{trace}\"}}</script></head>\
+                     <body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div><div id=\"boot\"></div></body>"
+                ),
+                files: vec![ViewFile { name: trace.clone(), html: "<main>t</main>".into() }],
+            })
         );
-        assert_eq!(fill("<body></body>", &views, &[]), Err(FillError::NoPlaceholder));
-        let twice = format!("{PLACEHOLDER}{PLACEHOLDER}");
-        assert_eq!(fill(&twice, &views, &[]), Err(FillError::SeveralPlaceholders(2)));
+        let no_files = format!("<body>{PLACEHOLDER}</body>");
+        assert_eq!(fill(&no_files, &views, &[]), Err(FillError::NoPlaceholder(FILES_PLACEHOLDER)));
+        assert_eq!(fill("<body></body>", &views, &[]), Err(FillError::NoPlaceholder(PLACEHOLDER)));
+        let twice = format!("{FILES_PLACEHOLDER}{PLACEHOLDER}{PLACEHOLDER}");
+        assert_eq!(fill(&twice, &views, &[]), Err(FillError::SeveralPlaceholders(PLACEHOLDER, 2)));
+        let filled_already = format!("{FILES_PLACEHOLDER}{PLACEHOLDER}{FILES_PLACEHOLDER}");
+        assert_eq!(fill(&filled_already, &views, &[]), Err(FillError::SeveralPlaceholders(FILES_PLACEHOLDER, 2)));
         assert_eq!(fill(&page, &views[1..], &[]), Err(FillError::LessonNotFirst));
         assert_eq!(fill(&page, &[], &[]), Err(FillError::LessonNotFirst));
+        // A view in a file of its own may hold anything HTML may.
+        let commented = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Author, "<!-- x --></script>")];
+        assert!(fill(&page, &commented, &[]).is_ok());
         for bad in ["<p>&lt;</SCRIPT></p>", "<!-- x -->"] {
-            let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Author, bad)];
-            assert_eq!(fill(&page, &views, &[]), Err(FillError::NotScriptSafe(CoursePart::Author)), "{bad}");
             let bars = [view(CoursePart::Choice, bad)];
             assert_eq!(fill(&page, &views[..1], &bars), Err(FillError::NotScriptSafe(CoursePart::Choice)), "{bad}");
         }
         let bars = [view(CoursePart::Trace, "<header>bar</header>")];
         assert_eq!(
-            fill(&page, &views[..1], &bars).as_deref(),
-            Ok("<body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
-                <script type=\"text/html\" id=\"first-view-embed-bar-trace\"><header>bar</header></script><div id=\"boot\"></div></body>")
+            fill(&page, &views[..1], &bars).map(|f| f.page),
+            Ok("<head><script type=\"application/json\" id=\"first-view-files\">{}</script></head>\
+                <body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
+                <script type=\"text/html\" id=\"first-view-embed-bar-trace\"><header>bar</header></script><div id=\"boot\"></div></body>"
+                .to_owned())
         );
+    }
+
+    #[test]
+    fn a_view_file_is_named_after_its_part_and_content() {
+        let a = file_name(CoursePart::Trace, "<main>a</main>");
+        assert!(a.starts_with("first-view-trace-") && a.ends_with(".html"), "{a}");
+        assert_eq!(a.len(), "first-view-trace-".len() + 16 + ".html".len(), "{a}");
+        assert_eq!(a, file_name(CoursePart::Trace, "<main>a</main>"), "the same content, the same name");
+        assert_ne!(a, file_name(CoursePart::Trace, "<main>b</main>"), "new content, a new name");
+        assert_ne!(a, file_name(CoursePart::Choice, "<main>a</main>"));
+        // FNV-1a's published check values, so the names hold across machines.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 
     #[test]
@@ -250,7 +331,7 @@ mod tests {
                 CoursePart::ALL.contains(&v.part),
                 "{label}: the navigation's current part"
             );
-            assert!(!v.html.contains("<script") && !v.html.contains("<!--"), "{label}: nothing a data block may not hold");
+            assert!(!v.html.contains("<script"), "{label}: no script of its own");
         }
         let lesson = &views[0].html;
         assert!(views[1..].iter().all(|v| &v.html != lesson), "no part shows the lesson");
@@ -326,9 +407,12 @@ mod tests {
     }
 
     #[test]
-    fn the_page_has_exactly_one_placeholder() {
+    fn the_page_has_exactly_one_of_each_placeholder() {
         let page = include_str!("../index.html");
         assert_eq!(page.matches(PLACEHOLDER).count(), 1);
+        assert_eq!(page.matches(FILES_PLACEHOLDER).count(), 1);
+        // The view files' names come before the script that fetches one.
+        assert!(page.find(FILES_PLACEHOLDER) < page.find("ttftFirstViewText"));
     }
 
     #[test]

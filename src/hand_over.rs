@@ -125,7 +125,7 @@ pub fn to_full_app(part: CoursePart) {
 /// has, the full app follows the address itself.
 pub fn moved_while_handing_over(part: CoursePart) {
     #[cfg(target_arch = "wasm32")]
-    in_browser::show_first_view_of(part);
+    in_browser::show_first_view_of(part, false);
     #[cfg(not(target_arch = "wasm32"))]
     let _ = part;
 }
@@ -183,7 +183,7 @@ mod in_browser {
         }
         move_to(part);
         follow_links_until_ready(&document);
-        call(&window, "ttftStartFullApp");
+        call(&window, "ttftStartFullApp", &JsValue::UNDEFINED);
     }
 
     /// Until the full app runs, a plain click on a link to a part in the
@@ -226,23 +226,16 @@ mod in_browser {
     /// Shows `part`'s first view at the top of the page with focus on its
     /// `<main>`, where a keyboard user starts after any move between parts
     /// (the full app moves focus to its own `<main>` when it takes over).
+    /// The view is a file of its own (fetched once), so index.html's
+    /// script scrolls and moves focus once the view is in.
     fn move_to(part: CoursePart) {
-        show_first_view_of(part);
-        let Some(window) = web_sys::window() else { return };
-        window.scroll_to_with_x_and_y(0.0, 0.0);
-        if let Some(main) = window
-            .document()
-            .and_then(|d| d.get_element_by_id("main"))
-            .and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = main.focus();
-        }
+        show_first_view_of(part, true);
     }
 
     /// Until the full app runs (no `data-ready`): the title, and `part`'s
     /// first view in place of the one on show (index.html's
-    /// `ttftShowFirstView`).
-    pub(super) fn show_first_view_of(part: CoursePart) {
+    /// `ttftShowFirstView`), with focus on its `<main>` if `focus`.
+    pub(super) fn show_first_view_of(part: CoursePart, focus: bool) {
         let Some(window) = web_sys::window() else { return };
         let Some(document) = window.document() else { return };
         let Some(root) = document.document_element() else { return };
@@ -254,17 +247,17 @@ mod in_browser {
         if let Some(view) = document.get_element_by_id("first-view") {
             view.remove();
         }
-        call(&window, "ttftShowFirstView");
+        call(&window, "ttftShowFirstView", &JsValue::from_bool(focus));
     }
 
-    /// Calls `window[name]()`, a function of index.html's; a page without
-    /// it (a test page) has nothing to call.
-    fn call(window: &web_sys::Window, name: &str) {
+    /// Calls `window[name](argument)`, a function of index.html's; a page
+    /// without it (a test page) has nothing to call.
+    fn call(window: &web_sys::Window, name: &str, argument: &JsValue) {
         if let Some(f) = js_sys::Reflect::get(window, &JsValue::from_str(name))
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         {
-            let _ = f.call0(&JsValue::NULL);
+            let _ = f.call1(&JsValue::NULL, argument);
         }
     }
 }

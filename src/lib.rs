@@ -276,9 +276,9 @@ fn put_in_page(host: web_sys::HtmlElement) {
     if let Some(first_view) = first_view {
         first_view.remove();
     }
-    // The other parts' views (data blocks) are not needed any more, except
-    // by a build without every part, which shows the next part's when it
-    // hands the page over (`hand_over`).
+    // The embed bars (data blocks) are not needed any more, except by a
+    // build without every part, which shows the next part's view, embedded
+    // or not, when it hands the page over (`hand_over`).
     #[cfg(every_part)]
     if let Ok(templates) = document().query_selector_all("script[type='text/html'][id^='first-view-']") {
         for i in 0..templates.length() {

@@ -1,9 +1,11 @@
-//! `first-view PAGE.html`: writes every part's static first view into the
-//! built page, in place of its placeholder (see `ttft_lab::first_view`).
+//! `first-view PAGE.html`: writes every part's static first view, the
+//! lesson's into the built page and every other part's into a file beside
+//! it that the page names (see `ttft_lab::first_view`).
 //! `scripts/release` runs it on `dist/index.html` after Trunk and before
 //! the Content-Security-Policy is written. Built natively with
 //! `--no-default-features --features ssr`; it fails, saying why, when the
-//! course does not load or the page has no single placeholder.
+//! course does not load, the page lacks a placeholder or a file cannot be
+//! written.
 
 use std::process::ExitCode;
 use ttft_lab::{course, first_view};
@@ -35,11 +37,23 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::write(&path, filled) {
+    let beside = std::path::Path::new(&path).parent().unwrap_or(std::path::Path::new("."));
+    for file in &filled.files {
+        let file_path = beside.join(&file.name);
+        if let Err(e) = std::fs::write(&file_path, &file.html) {
+            eprintln!("first-view: cannot write {}: {e}", file_path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Err(e) = std::fs::write(&path, filled.page) {
         eprintln!("first-view: cannot write {path}: {e}");
         return ExitCode::FAILURE;
     }
     let bytes: usize = views.iter().map(|v| v.html.len()).sum();
-    println!("first-view: {path}: {} first views written ({bytes} bytes)", views.len());
+    println!(
+        "first-view: {path}: {} first views written ({bytes} bytes), the lesson's in the page and {} in files beside it",
+        views.len(),
+        filled.files.len()
+    );
     ExitCode::SUCCESS
 }
