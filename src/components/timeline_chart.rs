@@ -15,12 +15,19 @@ use leptos::prelude::*;
 use ttft_latency::{Part, RequestSplit};
 
 /// Left edge of the drawing.
-const LEFT: f64 = 8.0;
+const LEFT: u32 = 8;
 /// Width of both bars: TTFT on the first scale, decode on the second.
-const WIDTH: f64 = 344.0;
-const TTFT_TOP: f64 = 20.0;
-const DECODE_TOP: f64 = 152.0;
-const BAR_HEIGHT: f64 = 30.0;
+const WIDTH: u32 = 344;
+const TTFT_TOP: u32 = 20;
+const DECODE_TOP: u32 = 152;
+const BAR_HEIGHT: u32 = 30;
+
+/// A length in hundredths of a unit of the drawing, written with two
+/// decimals. Integer arithmetic only: the lesson's build then carries no
+/// float formatting at all (about 10 KB of wasm before gzip).
+fn hundredths(length: u64) -> String {
+    format!("{}.{:02}", length / 100, length % 100)
+}
 
 /// The worked timeline's fill patterns: the three parts, then decode.
 const PATTERNS: ChartPatterns = ChartPatterns::new("wt");
@@ -30,18 +37,21 @@ const PATTERNS: ChartPatterns = ChartPatterns::new("wt");
 pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
     let split = request.split;
     let ttft = split.ttft();
-    let mut x = LEFT;
+    // In hundredths of a unit: a share of 100% is the whole width.
+    let mut x = u64::from(LEFT) * 100;
     let segments = Part::ALL
         .into_iter()
         .map(|part| {
-            let width = split.share(part).percent().unwrap_or(0.0).max(0.0) * WIDTH / 100.0;
+            let percent = split.share(part).percent().unwrap_or(0.0).max(0.0);
+            // Never past the bar's end: a share is at most 100%.
+            let width = ((percent * f64::from(WIDTH)).round() as u64).min(u64::from(WIDTH) * 100);
             let start = x;
             x += width;
             view! {
                 <rect
-                    x=format!("{start:.2}")
+                    x=hundredths(start)
                     y=TTFT_TOP.to_string()
-                    width=format!("{width:.2}")
+                    width=hundredths(width)
                     height=BAR_HEIGHT.to_string()
                     fill=PATTERNS.url(Fill::of(part))
                     class="chart-segment"
@@ -53,7 +63,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
         .into_iter()
         .enumerate()
         .map(|(row, part)| {
-            let y = 72.0 + row as f64 * 20.0;
+            let y = 72 + row * 20;
             let text = format!(
                 "{} {} ({})",
                 part.label(),
@@ -61,9 +71,9 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                 split.share(part)
             );
             view! {
-                <rect x=LEFT.to_string() y=format!("{}", y - 11.0) width="13" height="13"
+                <rect x=LEFT.to_string() y=(y - 11).to_string() width="13" height="13"
                     fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
-                <text x=format!("{}", LEFT + 20.0) y=y.to_string() class="chart-label">{text}</text>
+                <text x=(LEFT + 20).to_string() y=y.to_string() class="chart-label">{text}</text>
             }
         })
         .collect_view();
@@ -106,7 +116,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                 <text x=right y="146" class="chart-axis" text-anchor="end">{end_label}</text>
                 {decode_bar}
                 <rect x=LEFT.to_string() y="195" width="13" height="13" fill=PATTERNS.url(Fill::Rest) class="chart-segment" />
-                <text x=format!("{}", LEFT + 20.0) y="206" class="chart-label">{decode_label}</text>
+                <text x=(LEFT + 20).to_string() y="206" class="chart-label">{decode_label}</text>
                 <text x=LEFT.to_string() y="222" class="chart-note">"second scale: the axis is broken after the first token"</text>
             </svg>
             <figcaption>
@@ -115,5 +125,18 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                  first token because decode lasts far longer."
             </figcaption>
         </figure>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hundredths;
+
+    #[test]
+    fn a_length_has_two_decimals() {
+        assert_eq!(hundredths(0), "0.00");
+        assert_eq!(hundredths(800), "8.00");
+        assert_eq!(hundredths(17_125), "171.25");
+        assert_eq!(hundredths(34_405), "344.05");
     }
 }

@@ -17,6 +17,7 @@ use crate::components::timeline_chart::timeline_chart;
 use crate::timeline_entry::{Entries, Entry, Evaluation};
 use leptos::prelude::*;
 use ttft_core::content::WorkedTimeline;
+use ttft_latency::split::format_tenths;
 use ttft_latency::{Decode, Dominant, Micros, Part, RequestSplit, Share};
 
 /// Figures that were valid together.
@@ -136,16 +137,6 @@ fn field(entry: Entry, entries: RwSignal<Entries>, evaluation: Memo<Evaluation>)
     }
 }
 
-/// Tokens per second for display: whole when it is within a twentieth of a
-/// whole number, else one decimal.
-fn format_rate(rate: f64) -> String {
-    if (rate - rate.round()).abs() < 0.05 {
-        format!("{rate:.0}")
-    } else {
-        format!("{rate:.1}")
-    }
-}
-
 fn decode_text(decode: Option<Decode>) -> String {
     match decode {
         Some(d) => {
@@ -153,9 +144,9 @@ fn decode_text(decode: Option<Decode>) -> String {
                 || "no time per token".to_owned(),
                 |t| format!("{t} per token"),
             );
-            let rate = d.output_rate().map_or_else(
+            let rate = d.output_rate_tenths().map_or_else(
                 || "no rate".to_owned(),
-                |r| format!("{} tokens/s", format_rate(r)),
+                |tenths| format!("{} tokens/s", format_tenths(tenths)),
             );
             format!(
                 "{} more tokens in {}: {per_token}, {rate}",
@@ -267,3 +258,4 @@ fn figures(f: &Figures, current: bool) -> impl IntoView {
         </div>
     }
 }
+

@@ -253,6 +253,19 @@ impl Decode {
             .then(|| self.tokens_after_first as f64 / self.duration.as_secs_f64())
     }
 
+    /// The output rate in tenths of a token per second, from the exact
+    /// ratio in integers (halves round up), for showing with
+    /// [`format_tenths`]: `400` for 40 tokens/s. `None` as for
+    /// [`output_rate`](Self::output_rate).
+    pub fn output_rate_tenths(&self) -> Option<i64> {
+        (self.duration.0 > 0 && self.tokens_after_first > 0).then(|| {
+            // tokens / (micros / 1e6) tokens per second, times ten.
+            let tenths = i128::from(self.tokens_after_first) * 10_000_000;
+            let micros = i128::from(self.duration.0);
+            i64::try_from((2 * tenths + micros) / (2 * micros)).unwrap_or(i64::MAX)
+        })
+    }
+
     /// Mean time per output token after the first, rounded to the nearest
     /// microsecond. `None` when there was nothing after the first token.
     pub fn time_per_token(&self) -> Option<Micros> {
@@ -518,6 +531,7 @@ mod tests {
         assert_eq!(d.duration, Micros::from_ms(12_000));
         assert_eq!(d.time_per_token(), Some(Micros::from_ms(25)));
         assert_eq!(d.output_rate(), Some(40.0));
+        assert_eq!(d.output_rate_tenths(), Some(400));
         assert_eq!(s.end_to_end, Some(Micros::from_ms(12_360)));
         assert_eq!(
             unseen_by_server(s.ttft(), Micros::from_ms(450)),

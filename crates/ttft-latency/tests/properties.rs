@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use ttft_latency::percentile::{percentile, Convention};
 use ttft_latency::summary::{summarise, Observation};
 use ttft_latency::{
-    split_request, Durations, Events, Micros, Outcome, RequestTrace, Timing, TtftSplit,
+    split_request, Decode, Durations, Events, Micros, Outcome, RequestTrace, Timing, TtftSplit,
 };
 
 fn durations(q: i64, p: i64, e: i64, ttft: Option<i64>) -> RequestTrace {
@@ -74,6 +74,15 @@ proptest! {
         let s = split_request(&req).expect("ordered events split");
         prop_assert_eq!(s.ttft(), Micros(at[3] - at[0]));
         prop_assert_eq!(s.end_to_end, Some(Micros(at[4] - at[0])));
+    }
+
+    #[test]
+    fn the_output_rate_in_tenths_is_the_rate_rounded(tokens in 1u64..1 << 32, micros in 1i64..1 << 50) {
+        let d = Decode { tokens_after_first: tokens, duration: Micros(micros) };
+        let rate = d.output_rate().unwrap();
+        let tenths = d.output_rate_tenths().unwrap();
+        // Within half a tenth, give or take the float's own rounding.
+        prop_assert!((tenths as f64 / 10.0 - rate).abs() <= 0.05 + rate * 1e-12, "{tenths} against {rate}");
     }
 
     #[test]

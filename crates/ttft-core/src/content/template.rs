@@ -347,8 +347,8 @@ fn worked_value(
             .ok_or_else(no_decode),
         "rate" => s
             .decode
-            .and_then(|d| d.output_rate())
-            .map(|r| format!("{} tokens/s", format_tenths((r * 10.0).round() as i64)))
+            .and_then(|d| d.output_rate_tenths())
+            .map(|tenths| format!("{} tokens/s", format_tenths(tenths)))
             .ok_or_else(no_decode),
         "end_to_end" => s.end_to_end.map(|t| t.to_string()).ok_or_else(|| {
             not_applicable(placeholder, "the worked timeline records no last token")
