@@ -30,22 +30,21 @@ impl Navigator {
         // Only a browser has a back button (natively the release step
         // renders the first view once).
         #[cfg(target_arch = "wasm32")]
-        let _ = window_event_listener(leptos::ev::popstate, move |_| {
-            let now = CoursePart::from_search(&current_search());
-            if crate::hand_over::handed_over() {
-                crate::hand_over::moved_while_handing_over(now);
-                return;
-            }
-            // Following a #section link also fires popstate; re-rendering
-            // the same part would throw away what the learner typed.
-            if part.get_untracked() != now {
-                if !crate::hand_over::served_here(now) {
-                    crate::hand_over::to_full_app(now);
+        {
+            let _ = window_event_listener(leptos::ev::popstate, move |_| {
+                if crate::hand_over::handed_over() {
+                    let now = CoursePart::from_search(&current_search());
+                    crate::hand_over::moved_while_handing_over(now);
                     return;
                 }
-                part.set(now);
-            }
-        });
+                follow_address(part);
+            });
+            // The address can move while the app is drawn off the page: a
+            // build handing the page over follows a link in the next part's
+            // first view (`hand_over`) until this app is in. Once it is,
+            // the part it shows is the one the address names.
+            crate::components::later::when_in_page(move || follow_address(part));
+        }
         Navigator { part }
     }
 
@@ -85,6 +84,21 @@ impl Navigator {
         self.part.set(part);
         window().scroll_to_with_x_and_y(0.0, 0.0);
         focus_main();
+    }
+}
+
+/// Shows the part the address names, if another is on show.
+#[cfg(target_arch = "wasm32")]
+fn follow_address(part: RwSignal<CoursePart>) {
+    let now = CoursePart::from_search(&current_search());
+    // Following a #section link also fires popstate; re-rendering the same
+    // part would throw away what the learner typed.
+    if part.get_untracked() != now {
+        if !crate::hand_over::served_here(now) {
+            crate::hand_over::to_full_app(now);
+            return;
+        }
+        part.set(now);
     }
 }
 
