@@ -14,17 +14,12 @@ use ttft_lab::navigation::Navigator;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
+mod support;
+
+use support::next_task;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Waits for the next task (a timer), so queued steps can run.
-async fn next_task() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .expect("a window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
 
 /// Sets the address's query, keeping the test runner's path.
 fn set_search(search: &str, push: bool) {
