@@ -107,8 +107,10 @@ ensure_node_packages() {
     [ ! -d "$TTFT_ROOT/node_modules/playwright-core" ] ||
     [ ! -d "$TTFT_ROOT/node_modules/@axe-core/playwright" ] ||
     [ ! -d "$TTFT_ROOT/node_modules/scorm-again" ] ||
+    [ ! -d "$TTFT_ROOT/node_modules/@gfx/zopfli" ] ||
+    [ ! -d "$TTFT_ROOT/node_modules/terser" ] ||
     [ ! -f "$stamp" ] || [ "$TTFT_ROOT/package-lock.json" -nt "$stamp" ]; then
-    say "installing npm packages (npm ci: playwright-core, @axe-core/playwright, binaryen, scorm-again)"
+    say "installing npm packages (npm ci: playwright-core, @axe-core/playwright, binaryen, scorm-again, @gfx/zopfli, terser)"
     (cd "$TTFT_ROOT" && npm ci --no-audit --no-fund --loglevel=error) ||
       fail "npm ci failed"
   fi

@@ -1,7 +1,8 @@
 //! scripts/size-report.mjs: the numbers behind scripts/size-report.
 //!
 //! 1. Files: every file in dist/ (not the .gz/.br copies the release step
-//!    writes beside them) with its raw, gzip -9 and brotli size.
+//!    writes beside them) with its raw, gzip -9 and brotli size, and the
+//!    size of the `.gz` copy a host sends (Zopfli's gzip, smaller still).
 //! 2. Per part, as a learner meets it: the release build served from a
 //!    static server that sends the precompressed copies (as Caddy's
 //!    `precompressed` or nginx's `gzip_static` do; gzip, the unit of the
@@ -46,7 +47,7 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { DIST, ROOT, launchBrowser, markUsable, startServer } from '../e2e/support.mjs';
@@ -121,14 +122,18 @@ async function reportFiles() {
       raw: raw.length,
       gz: gzipSync(raw, { level: 9 }).length,
       br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+      // The copy the release step wrote and a host sends (0: none beside it).
+      sent: existsSync(`${path}.gz`) ? (await stat(`${path}.gz`)).size : 0,
     });
   }
   const width = Math.max(5, ...rows.map((r) => r.name.length));
   console.log('\nFiles in dist/ (the .gz and .br copies beside them not listed)');
-  console.log(`  ${'file'.padEnd(width)}  ${pad('raw', 10)}  ${pad('gzip -9', 10)}  ${pad('brotli', 10)}`);
-  for (const r of rows) console.log(`  ${r.name.padEnd(width)}  ${pad(r.raw, 10)}  ${pad(r.gz, 10)}  ${pad(r.br, 10)}`);
+  console.log(`  ${'file'.padEnd(width)}  ${pad('raw', 10)}  ${pad('gzip -9', 10)}  ${pad('.gz sent', 10)}  ${pad('brotli', 10)}`);
+  for (const r of rows) {
+    console.log(`  ${r.name.padEnd(width)}  ${pad(r.raw, 10)}  ${pad(r.gz, 10)}  ${pad(r.sent || '-', 10)}  ${pad(r.br, 10)}`);
+  }
   const sum = (k) => rows.reduce((s, r) => s + r[k], 0);
-  console.log(`  ${'total'.padEnd(width)}  ${pad(sum('raw'), 10)}  ${pad(sum('gz'), 10)}  ${pad(sum('br'), 10)}`);
+  console.log(`  ${'total'.padEnd(width)}  ${pad(sum('raw'), 10)}  ${pad(sum('gz'), 10)}  ${pad(sum('sent'), 10)}  ${pad(sum('br'), 10)}`);
   const missing = rows.filter((r) => !existsSync(join(DIST, r.name) + '.gz') && r.gz < r.raw * 0.95);
   if (missing.length) console.log(`  note: no precompressed copy beside ${missing.map((r) => r.name).join(', ')}: run ./scripts/release`);
 }
