@@ -15,7 +15,9 @@
 use std::fmt;
 use ttft_core::content::WorkedTimeline;
 use ttft_latency::split::unseen_by_server;
-use ttft_latency::{split_request, Events, Field, Micros, RequestSplit, Timing, TimingError};
+use ttft_latency::{
+    parse_ms, split_request, Events, Field, Micros, MsError, RequestSplit, Timing, TimingError,
+};
 
 /// One box of the worked timeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -280,7 +282,8 @@ impl Entries {
 }
 
 /// Reads a box: empty is `None`; digits with an optional decimal part and
-/// thousands commas are milliseconds.
+/// thousands commas are milliseconds, read exactly to the microsecond by the
+/// core's one reader of millisecond text (`parse_ms`, no float in between).
 fn read_ms(text: &str) -> Result<Option<Micros>, EntryError> {
     let cleaned: String = text
         .trim()
@@ -291,28 +294,36 @@ fn read_ms(text: &str) -> Result<Option<Micros>, EntryError> {
     if cleaned.is_empty() {
         return Ok(None);
     }
+    // A box takes plain decimals only: no exponent, no plus sign, one point.
     let well_formed = cleaned
         .chars()
         .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
         && cleaned.chars().filter(|c| *c == '.').count() <= 1
         && !cleaned.chars().skip(1).any(|c| c == '-')
         && cleaned.chars().any(|c| c.is_ascii_digit());
-    let value: f64 = match cleaned.parse() {
-        Ok(v) if well_formed => v,
-        _ => {
-            return Err(EntryError::NotANumber {
-                text: text.trim().chars().take(40).collect(),
-            })
-        }
+    let not_a_number = || EntryError::NotANumber {
+        text: text.trim().chars().take(40).collect(),
     };
-    if value < 0.0 {
+    if !well_formed {
+        return Err(not_a_number());
+    }
+    // Below zero, however little (`-0.0000001` would round to zero).
+    if cleaned.starts_with('-') && cleaned.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
         return Err(EntryError::Negative);
     }
-    match Micros::from_ms_f64(value) {
-        // A bound far beyond any request keeps later sums from overflowing.
-        Some(t) if t <= Micros::from_ms(1_000_000_000_000) => Ok(Some(t)),
-        _ => Err(EntryError::TooLarge),
+    let value = match parse_ms(cleaned) {
+        Ok(t) => t,
+        Err(MsError::NotANumber) => return Err(not_a_number()),
+        Err(MsError::TooLarge) => return Err(EntryError::TooLarge),
+    };
+    if value.is_negative() {
+        return Err(EntryError::Negative);
     }
+    // A bound far beyond any request keeps later sums from overflowing.
+    if value > Micros::from_ms(1_000_000_000_000) {
+        return Err(EntryError::TooLarge);
+    }
+    Ok(Some(value))
 }
 
 #[cfg(test)]
@@ -442,4 +453,20 @@ mod tests {
             None,
         );
     }
+
+    #[test]
+    fn boxes_read_exactly_to_the_microsecond() {
+        // Half a microsecond rounds up, with no float in between.
+        assert_eq!(read_ms("0.0005"), Ok(Some(Micros(1))));
+        assert_eq!(read_ms(" 1,234.5675 ms"), Ok(Some(Micros(1_234_568))));
+        assert_eq!(read_ms("40.1234994"), Ok(Some(Micros(40_123))));
+        assert_eq!(read_ms("5."), Ok(Some(Micros(5_000))));
+        assert_eq!(read_ms(".25"), Ok(Some(Micros(250))));
+        assert_eq!(read_ms("-0"), Ok(Some(Micros(0))));
+        assert_eq!(read_ms("-0.0000001"), Err(EntryError::Negative));
+        assert_eq!(read_ms("+5").map_err(|e| e.to_string().contains("not a number")), Err(true));
+        assert_eq!(read_ms("1000000000000"), Ok(Some(Micros::from_ms(1_000_000_000_000))));
+        assert_eq!(read_ms("1000000000000.001"), Err(EntryError::TooLarge));
+    }
+
 }
