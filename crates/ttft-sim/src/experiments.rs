@@ -537,10 +537,11 @@ pub fn check_kv_pressure(
     })
 }
 
+/// A capital first letter: the simulator's own English, so ASCII is enough.
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
+        Some(f) => std::iter::once(f.to_ascii_uppercase()).chain(c).collect(),
         None => String::new(),
     }
 }

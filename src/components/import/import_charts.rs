@@ -208,7 +208,7 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         "Horizontal bars, one per request, for {which}. Each bar is the request's {}, divided into \
          its pieces. A vertical line marks the {target} target. The axis runs from 0 to {axis}. The numbers are in \
          the table below the chart.",
-        m.title.to_lowercase()
+        m.title.to_ascii_lowercase()
     );
     let rows = table_rows
         .into_iter()
@@ -377,7 +377,7 @@ fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
          holds {} requests. Bins wholly over the {target} target are hatched; the others are solid. The counts are \
          in the table below the chart.",
         group_thousands(h.total as u64),
-        m.title.to_lowercase(),
+        m.title.to_ascii_lowercase(),
         group_thousands(h.tallest as u64)
     );
     let rows = h
@@ -403,7 +403,7 @@ fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
     view! {
         <figure class="import-chart">
             <svg viewBox=format!("0 0 {WIDTH} 260") role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
-                <title id="imp-hist-title">{format!("Distribution of {}", m.title.to_lowercase())}</title>
+                <title id="imp-hist-title">{format!("Distribution of {}", m.title.to_ascii_lowercase())}</title>
                 <desc id="imp-hist-desc">{desc}</desc>
                 <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
                 <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">

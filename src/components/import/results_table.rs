@@ -246,7 +246,7 @@ pub fn ResultsTable(
                 <table class="requests-table">
                     <caption id="import-table-caption">
                         "Requests in the file ("
-                        {move || range().to_lowercase()}
+                        {move || range().to_ascii_lowercase()}
                         ")"
                     </caption>
                     <thead>

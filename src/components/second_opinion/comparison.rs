@@ -97,7 +97,7 @@ pub fn Comparison(
                         <th scope="row">{row.title.clone()}</th>
                         <td class="number">{own}</td>
                         <td class="number">{row.ai_score.to_string()}</td>
-                        <td class=format!("so-diff so-diff-{:?}", row.difference).to_lowercase()>{diff}</td>
+                        <td class=format!("so-diff so-diff-{:?}", row.difference).to_ascii_lowercase()>{diff}</td>
                         <td>
                             {(!evidence.is_empty()).then(|| view! { <q>{evidence}</q> })}
                             {(!found).then(|| view! { <span class="note-small">" (not found in your answer)"</span> })}

@@ -257,9 +257,11 @@ fn select_field(
     }
 }
 
+/// The setting's label with a capital first letter (the labels are the
+/// app's own English, so ASCII is enough and no Unicode case table is linked).
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+    c.next().map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect()).unwrap_or_default()
 }
 
 const ARRIVALS: &[(&str, &str)] = &[

@@ -130,7 +130,8 @@ pub fn parse_quantity(text: &str) -> Result<Quantity, NumberError> {
             rest = body.get(end..).unwrap_or("").trim();
         }
     }
-    let unit = match rest.to_lowercase().as_str() {
+    // The units are ASCII words: a letter outside ASCII matches none of them.
+    let unit = match rest.to_ascii_lowercase().as_str() {
         "" => None,
         "%" | "percent" | "pct" => Some(Unit::Percent),
         "ms" | "msec" | "millisecond" | "milliseconds" => Some(Unit::Milliseconds),
