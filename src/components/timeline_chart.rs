@@ -10,7 +10,7 @@
 //! What it deliberately does not do: compute a duration (every figure is the
 //! core's, formatted by the core's types) or animate.
 
-use crate::components::chart_patterns::{ChartPatterns, Fill};
+use crate::components::chart_patterns::{hundredths, ChartPatterns, Fill};
 use leptos::prelude::*;
 use ttft_latency::{Part, RequestSplit};
 
@@ -21,13 +21,6 @@ const WIDTH: u32 = 344;
 const TTFT_TOP: u32 = 20;
 const DECODE_TOP: u32 = 152;
 const BAR_HEIGHT: u32 = 30;
-
-/// A length in hundredths of a unit of the drawing, written with two
-/// decimals. Integer arithmetic only: the lesson's build then carries no
-/// float formatting at all (about 10 KB of wasm before gzip).
-fn hundredths(length: u64) -> String {
-    format!("{}.{:02}", length / 100, length % 100)
-}
 
 /// The worked timeline's fill patterns: the three parts, then decode.
 const PATTERNS: ChartPatterns = ChartPatterns::new("wt");
@@ -125,18 +118,5 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
                  first token because decode lasts far longer."
             </figcaption>
         </figure>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::hundredths;
-
-    #[test]
-    fn a_length_has_two_decimals() {
-        assert_eq!(hundredths(0), "0.00");
-        assert_eq!(hundredths(800), "8.00");
-        assert_eq!(hundredths(17_125), "171.25");
-        assert_eq!(hundredths(34_405), "344.05");
     }
 }

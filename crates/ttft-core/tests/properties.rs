@@ -108,6 +108,23 @@ proptest! {
         let _ = ttft_core::content::validate::validate_trace_exercise(&x);
     }
 
+    /// A number entry is written as a shortest decimal that reads back as
+    /// the same number (JSON's writer, which the core uses to link one float
+    /// formatter, not two), and a share as a control gives one (up to three
+    /// decimals) is written and read exactly as Rust's `Display` writes it.
+    #[test]
+    fn a_number_entry_reads_as_its_display_form(v in any::<f64>(), thousandths in -100_000_000i64..100_000_000) {
+        if v.is_finite() {
+            let text = ShareEntry::Number(v).text();
+            prop_assert_eq!(text.parse::<f64>().ok(), Some(v), "{} does not read back", text);
+        }
+        for share in [thousandths as f64 / 10.0, thousandths as f64 / 100.0, thousandths as f64 / 1000.0] {
+            let entry = ShareEntry::Number(share);
+            prop_assert_eq!(entry.text(), format!("{share}"));
+            prop_assert_eq!(entry.parse(), parse_quantity(&format!("{share}")));
+        }
+    }
+
     #[test]
     fn parsers_never_panic(text in ".{0,200}", bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let _ = parse_quantity(&text);

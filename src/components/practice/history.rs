@@ -15,6 +15,7 @@
 //! entries carry the core's), or read the file system beyond the one file
 //! the learner picks.
 
+use crate::components::chart_patterns::hundredths;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use std::time::Duration;
@@ -380,21 +381,21 @@ fn trend_view(history: &History, max_total: u32) -> Option<impl IntoView> {
     let trend = history.trend()?;
     // Oldest first for the line; the totals are the core's saved ones.
     let totals: Vec<u32> = history.entries.iter().rev().map(|e| e.total).collect();
-    let (width, height, pad) = (160.0_f64, 40.0_f64, 4.0_f64);
-    let max = max_total.max(1);
-    let step = (width - 2.0 * pad) / (totals.len().saturating_sub(1).max(1)) as f64;
+    // In hundredths of a drawing unit, rounded half up: no float to format.
+    let (width, height, pad) = (16_000_u64, 4_000_u64, 400_u64);
+    let max = u64::from(max_total.max(1));
+    let gaps = totals.len().saturating_sub(1).max(1) as u64;
     let point = |i: usize, t: u32| {
-        (
-            pad + step * i as f64,
-            height - pad - (f64::from(t.min(max)) / f64::from(max)) * (height - 2.0 * pad),
-        )
+        let x = pad + ((width - 2 * pad) * i as u64 + gaps / 2) / gaps;
+        let y = height - pad - ((height - 2 * pad) * u64::from(t).min(max) + max / 2) / max;
+        (hundredths(x), hundredths(y))
     };
     let points = totals
         .iter()
         .enumerate()
         .map(|(i, &t)| {
             let (x, y) = point(i, t);
-            format!("{x:.1},{y:.1}")
+            format!("{x},{y}")
         })
         .collect::<Vec<_>>()
         .join(" ");
@@ -403,7 +404,7 @@ fn trend_view(history: &History, max_total: u32) -> Option<impl IntoView> {
         .enumerate()
         .map(|(i, &t)| {
             let (x, y) = point(i, t);
-            view! { <circle cx=format!("{x:.1}") cy=format!("{y:.1}") r="2.5" class="spark-dot" /> }
+            view! { <circle cx=x cy=y r="2.5" class="spark-dot" /> }
         })
         .collect_view();
     let listed = totals
@@ -414,10 +415,10 @@ fn trend_view(history: &History, max_total: u32) -> Option<impl IntoView> {
     let sentence = format!("{trend}.");
     Some(view! {
         <div class="trend">
-            <svg viewBox=format!("0 0 {width} {height}") class="sparkline" role="img" aria-labelledby="trend-title trend-desc" focusable="false">
+            <svg viewBox=format!("0 0 {} {}", width / 100, height / 100) class="sparkline" role="img" aria-labelledby="trend-title trend-desc" focusable="false">
                 <title id="trend-title">"Totals of your saved scores, oldest to newest"</title>
                 <desc id="trend-desc">{format!("Out of {max_total}: {listed}.")}</desc>
-                <line x1=pad.to_string() x2=format!("{}", width - pad) y1=format!("{}", height - pad) y2=format!("{}", height - pad) class="chart-rule" />
+                <line x1=hundredths(pad) x2=hundredths(width - pad) y1=hundredths(height - pad) y2=hundredths(height - pad) class="chart-rule" />
                 <polyline points=points class="spark-line" />
                 {dots}
             </svg>

@@ -293,7 +293,7 @@ pub fn trace_response(request_ids: &[String], answers: &[LearnerAnswer]) -> Vec<
             let a = answers.get(i).unwrap_or(&empty);
             let dominant = a.dominant.map_or("-", |d| d.label());
             let share = match &a.share_percent {
-                Some(ShareEntry::Number(n)) => format!("{n}"),
+                Some(entry @ ShareEntry::Number(_)) => entry.text(),
                 Some(ShareEntry::Text(t)) if !t.trim().is_empty() => t.trim().to_owned(),
                 _ => "-".to_owned(),
             };

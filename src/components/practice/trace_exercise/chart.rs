@@ -2,20 +2,23 @@
 //! as stacked bars on one millisecond axis, with the target line, and the
 //! chart's data as a table beside it.
 
-use crate::components::chart_patterns::{ChartPatterns, Fill};
+use crate::components::chart_patterns::{hundredths, ChartPatterns, Fill};
 use leptos::prelude::*;
 use ttft_core::content::TraceRow;
 use ttft_latency::axis::nice_step;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{split_request, Micros, Part};
 
+// The drawing's geometry in whole units; a position along the time axis
+// is held in hundredths of a unit (`chart_patterns::hundredths`), so no
+// float is formatted.
 /// Left edge of the bars, after the request ids.
-const BARS_LEFT: f64 = 36.0;
+const BARS_LEFT: u64 = 36;
 /// Width of the millisecond axis.
-const BARS_WIDTH: f64 = 300.0;
-const ROW_HEIGHT: f64 = 34.0;
-const BAR_HEIGHT: f64 = 22.0;
-const CHART_TOP: f64 = 28.0;
+const BARS_WIDTH: u64 = 300;
+const ROW_HEIGHT: u64 = 34;
+const BAR_HEIGHT: u64 = 22;
+const CHART_TOP: u64 = 28;
 
 /// The trace chart's fill patterns, one for each part.
 const PATTERNS: ChartPatterns = ChartPatterns::new("tx");
@@ -47,17 +50,23 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
     let longest_ms = (longest.0 / 1_000).max(1);
     let step = tick_step(longest_ms);
     let axis_ms = ((longest_ms + step - 1) / step).max(1) * step;
-    // Geometry only: milliseconds to drawing units.
-    let x_of = |t: Micros| BARS_LEFT + t.as_ms_f64().max(0.0) * BARS_WIDTH / axis_ms as f64;
-    let chart_height = CHART_TOP + ROW_HEIGHT * splits.len() as f64;
+    // Geometry only: microseconds to hundredths of a drawing unit, rounded
+    // half up (the axis is a whole number of milliseconds, at least one).
+    let axis_us = u128::from(axis_ms.unsigned_abs()) * 1_000;
+    let x_of = |t: Micros| {
+        let t = u128::from(t.0.max(0).unsigned_abs());
+        let along = (t * u128::from(BARS_WIDTH * 100) + axis_us / 2) / axis_us;
+        BARS_LEFT * 100 + u64::try_from(along).unwrap_or(u64::MAX / 2)
+    };
+    let chart_height = CHART_TOP + ROW_HEIGHT * splits.len() as u64;
 
     let bars = splits
         .iter()
         .enumerate()
         .map(|(i, (id, split))| {
-            let y = CHART_TOP + ROW_HEIGHT * i as f64 + (ROW_HEIGHT - BAR_HEIGHT) / 2.0;
+            let y = CHART_TOP + ROW_HEIGHT * i as u64 + (ROW_HEIGHT - BAR_HEIGHT) / 2;
             let label = view! {
-                <text x="2" y=format!("{:.1}", y + BAR_HEIGHT / 2.0 + 4.5) class="chart-label">{id.clone()}</text>
+                <text x="2" y=hundredths(y * 100 + BAR_HEIGHT * 50 + 450) class="chart-label">{id.clone()}</text>
             };
             let segments = split.map(|s| {
                 let mut start = Micros::ZERO;
@@ -68,7 +77,7 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                         let (x0, x1) = (x_of(start), x_of(end));
                         start = end;
                         view! {
-                            <rect x=format!("{x0:.2}") y=format!("{y:.1}") width=format!("{:.2}", (x1 - x0).max(0.0))
+                            <rect x=hundredths(x0) y=y.to_string() width=hundredths(x1.saturating_sub(x0))
                                 height=BAR_HEIGHT.to_string() fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
                         }
                     })
@@ -83,28 +92,28 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
             let x = x_of(Micros::from_ms(ms));
             let anchor = if k == 0 { "start" } else if ms == axis_ms { "end" } else { "middle" };
             view! {
-                <line x1=format!("{x:.2}") x2=format!("{x:.2}") y1=CHART_TOP.to_string() y2=format!("{:.1}", chart_height + 3.0) class="chart-grid" />
-                <text x=format!("{x:.2}") y=format!("{:.1}", chart_height + 16.0) class="chart-axis" text-anchor=anchor>
+                <line x1=hundredths(x) x2=hundredths(x) y1=CHART_TOP.to_string() y2=(chart_height + 3).to_string() class="chart-grid" />
+                <text x=hundredths(x) y=(chart_height + 16).to_string() class="chart-axis" text-anchor=anchor>
                     {group_thousands(ms.unsigned_abs())}
                 </text>
             }
         })
         .collect_view();
     let target_x = x_of(target);
-    let legend_y = chart_height + 40.0;
+    let legend_y = chart_height + 40;
     let legend = Part::ALL
         .into_iter()
         .enumerate()
         .map(|(k, part)| {
-            let x = BARS_LEFT + k as f64 * 100.0;
+            let x = BARS_LEFT + k as u64 * 100;
             view! {
-                <rect x=format!("{x:.1}") y=format!("{:.1}", legend_y - 11.0) width="13" height="13"
+                <rect x=x.to_string() y=(legend_y - 11).to_string() width="13" height="13"
                     fill=PATTERNS.url(Fill::of(part)) class="chart-segment" />
-                <text x=format!("{:.1}", x + 18.0) y=format!("{legend_y:.1}") class="chart-label">{part.label()}</text>
+                <text x=(x + 18).to_string() y=legend_y.to_string() class="chart-label">{part.label()}</text>
             }
         })
         .collect_view();
-    let total_height = legend_y + 8.0;
+    let total_height = legend_y + 8;
     let description = splits
         .iter()
         .map(|(id, s)| match s {
@@ -139,7 +148,7 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
         <figure class="tx-chart">
             <div class="tx-chart-and-table">
                 <svg
-                    viewBox=format!("0 0 360 {total_height:.0}")
+                    viewBox=format!("0 0 360 {total_height}")
                     role="img"
                     aria-labelledby="tx-chart-title tx-chart-desc"
                     focusable="false"
@@ -152,8 +161,8 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                     <text x=BARS_LEFT.to_string() y="12" class="chart-axis">"server ms since arrival"</text>
                     {ticks}
                     {bars}
-                    <line x1=format!("{target_x:.2}") x2=format!("{target_x:.2}") y1="16" y2=format!("{:.1}", chart_height + 3.0) class="chart-target" />
-                    <text x=format!("{:.2}", target_x + 3.0) y="24" class="chart-target-label">{format!("target {target}")}</text>
+                    <line x1=hundredths(target_x) x2=hundredths(target_x) y1="16" y2=(chart_height + 3).to_string() class="chart-target" />
+                    <text x=hundredths(target_x + 300) y="24" class="chart-target-label">{format!("target {target}")}</text>
                     {legend}
                 </svg>
                 <div class="table-scroll" role="region" aria-labelledby="tx-chart-table-caption" tabindex="0">

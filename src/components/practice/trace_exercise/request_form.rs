@@ -28,11 +28,7 @@ fn choice_from_value(value: &str) -> Option<DominantChoice> {
 }
 
 fn share_text(answer: &LearnerAnswer) -> String {
-    match &answer.share_percent {
-        Some(ShareEntry::Text(t)) => t.clone(),
-        Some(ShareEntry::Number(n)) => format!("{n}"),
-        None => String::new(),
-    }
+    answer.share_percent.as_ref().map(ShareEntry::text).unwrap_or_default()
 }
 
 pub(super) fn request_form(

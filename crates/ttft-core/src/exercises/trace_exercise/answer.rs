@@ -63,10 +63,39 @@ impl ShareEntry {
     pub fn parse(&self) -> Result<Quantity, NumberError> {
         match self {
             ShareEntry::Text(t) => parse_quantity(t),
-            ShareEntry::Number(v) if v.is_finite() => parse_quantity(&format!("{v}")),
+            ShareEntry::Number(v) if v.is_finite() => parse_quantity(&number_text(*v)),
             ShareEntry::Number(v) => Err(NumberError::NotANumber {
-                text: format!("{v}"),
+                text: number_text(*v),
             }),
+        }
+    }
+
+    /// The entry as text: typed text as typed, a number in its shortest
+    /// decimal form (`96.9`, `100`; very large or small ones with an
+    /// exponent, `1e21`, which the number reader takes too).
+    pub fn text(&self) -> String {
+        match self {
+            ShareEntry::Text(t) => t.clone(),
+            ShareEntry::Number(v) => number_text(*v),
+        }
+    }
+}
+
+/// The shortest decimal that reads back as `v`, as JSON writes it (serde_json
+/// is in every build already, so no second float formatter is linked), and
+/// the names of the values JSON has no number for.
+fn number_text(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_owned()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else {
+        let json = serde_json::to_string(&v).unwrap_or_default();
+        // JSON marks a whole float `100.0`; the decimals a learner gave are
+        // part of the answer, so a whole number is written whole, as typed.
+        match json.strip_suffix(".0") {
+            Some(whole) => whole.to_owned(),
+            None => json,
         }
     }
 }
