@@ -4,6 +4,7 @@
 use crate::second_opinion::provider::Endpoint;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ttft_latency::split::format_tenths;
 use ttft_latency::time::Micros;
 
 /// Every way a grading call can fail, as the app observes it.
@@ -72,13 +73,11 @@ fn retry_words(retry_after: Option<&str>) -> String {
     }
 }
 
+/// Seconds to one decimal, rounded half up, and whole seconds without one
+/// (`30 s`, `12.5 s`). Integer arithmetic: no float formatter is linked.
 fn secs(t: Micros) -> String {
-    let s = t.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s:.1} s")
-    }
+    let us = t.0.max(0);
+    format!("{} s", format_tenths((us + 50_000) / 100_000))
 }
 
 impl CallFailure {
@@ -216,6 +215,14 @@ mod tests {
             silent_for: Micros::from_ms(12_500)
         })
         .contains("for 12.5 s"));
+        assert!(explain(CallFailure::Stalled {
+            silent_for: Micros(12_449_999)
+        })
+        .contains("for 12.4 s"));
+        assert!(explain(CallFailure::Stalled {
+            silent_for: Micros(12_950_000)
+        })
+        .contains("for 13 s"));
         assert_eq!(
             explain(CallFailure::Cancelled),
             "You cancelled the grading call; nothing was scored."
