@@ -4,10 +4,12 @@
 //! Each file under `content/` is parsed into its `ttft_core::content` type,
 //! so a typo in a field name or a wrong type fails the build with the file's
 //! name and TOML's own location message, long before a learner sees a page.
-//! The parsed course is written to `$OUT_DIR/course.rs` as one function,
-//! `embedded`, that builds the same `Course` value from code (`build/bake.rs`
-//! writes it, and says why it is code and not JSON to parse); `src/course.rs`
-//! includes it.
+//! The parsed course is written to `$OUT_DIR/course.rs` as two functions,
+//! `embedded` and `embedded_interview`, that build the same `Course` and
+//! `InterviewPart` values from code (`build/bake.rs` writes them, and says
+//! why it is code and not JSON to parse); `src/course.rs` includes them. A
+//! build that never calls the second (one without the interview) carries
+//! none of the interview's text.
 //!
 //! What it deliberately does not do: check that stated answers match the
 //! core (the native content test does that) or fill prose placeholders (the
@@ -23,7 +25,8 @@ mod bake;
 use std::fmt::Write as _;
 use std::path::Path;
 use ttft_core::content::{
-    ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline,
+    ConfigExercise, Course, Interview, InterviewPart, Lesson, Rubric, TraceExercise,
+    WorkedTimeline,
 };
 
 fn main() {
@@ -64,7 +67,7 @@ fn main() {
         std::process::exit(1);
     }
 
-    let code = match (
+    let (course, interview) = match (
         lesson,
         worked_timeline,
         trace_exercise,
@@ -85,18 +88,21 @@ fn main() {
                 worked_timeline,
                 trace_exercise,
                 config_exercise,
-                interview,
-                rubric,
             };
+            let interview = InterviewPart { interview, rubric };
             // The generated code names the content types itself.
             let uses = "use ttft_core::content::*;\n    use ttft_latency::split::Part;";
-            format!("{uses}\n    Ok({})", bake::course(&course))
+            (
+                format!("{uses}\n    Ok({})", bake::expression(&course)),
+                format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&interview)),
+            )
         }
         _ => {
             let names = missing.join(", ");
             println!("cargo:warning=course content missing ({names}); the app will say so instead of showing the course");
             let message = format!("The course content is missing from this build: {names} under content/.");
-            format!("Err(CourseError::Missing(String::from({message:?})))")
+            let err = format!("Err(CourseError::Missing(String::from({message:?})))");
+            (err.clone(), err)
         }
     };
 
@@ -111,7 +117,11 @@ fn main() {
     let source = format!(
         "// Written by build.rs from content/*.toml: the course, built from code.\n\
          #[allow(clippy::too_many_lines)]\n\
-         fn embedded() -> Result<Course, CourseError> {{\n    {code}\n}}\n"
+         fn embedded() -> Result<Course, CourseError> {{\n    {course}\n}}\n\
+         // The interview question and its rubric, apart: only a build that\n\
+         // shows the interview (or reports it) calls this.\n\
+         #[allow(clippy::too_many_lines, dead_code)]\n\
+         fn embedded_interview() -> Result<InterviewPart, CourseError> {{\n    {interview}\n}}\n"
     );
     if let Err(e) = std::fs::write(&out, source) {
         eprintln!("could not write {}: {e}", out.display());

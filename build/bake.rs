@@ -1,6 +1,7 @@
 //! Writes the course as Rust source: one expression that builds the
-//! `Course` value the content files hold, which `build.rs` puts in
-//! `$OUT_DIR/course.rs` and `src/course.rs` includes.
+//! `Course` value the content files hold and one for the `InterviewPart`,
+//! which `build.rs` puts in `$OUT_DIR/course.rs` and `src/course.rs`
+//! includes.
 //!
 //! Why Rust and not embedded JSON: parsing JSON at start-up put serde_json
 //! and a deserializer for every content type into every build of the app,
@@ -17,7 +18,8 @@
 use std::fmt::Write as _;
 use ttft_core::content::{
     Action, Block, CauseClass, ChecklistItem, ConditionalChoice, ConfigExercise, Course,
-    Dimension, DimensionScore, EvidenceOption, Followup, Interview, Lesson, MisconceptionText,
+    Dimension, DimensionScore, EvidenceOption, Followup, Interview, InterviewPart, Lesson,
+    MisconceptionText,
     QualityStatus, Rubric, Section, ServingConfig, Source, Term, TraceExercise, TraceRow,
     RowAnswer, Widget, WorkedExpected, WorkedTimeline, Workload, WorkloadAnswer, WorkloadNeed,
 };
@@ -28,10 +30,10 @@ pub trait Bake {
     fn bake(&self, out: &mut String);
 }
 
-/// The Rust expression that builds `course`.
-pub fn course(course: &Course) -> String {
+/// The Rust expression that builds `value` (the course, the interview part).
+pub fn expression(value: &impl Bake) -> String {
     let mut out = String::new();
-    course.bake(&mut out);
+    value.bake(&mut out);
     out
 }
 
@@ -153,7 +155,8 @@ macro_rules! bake_unit_enum {
     };
 }
 
-bake_struct!(Course { lesson, worked_timeline, trace_exercise, config_exercise, interview, rubric });
+bake_struct!(Course { lesson, worked_timeline, trace_exercise, config_exercise });
+bake_struct!(InterviewPart { interview, rubric });
 bake_struct!(Lesson { title, summary, study_minutes, sections });
 bake_struct!(Section { id, title, blocks });
 bake_struct!(Term { term, meaning });

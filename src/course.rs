@@ -1,9 +1,12 @@
 //! The course content the build embedded.
 //!
-//! `build.rs` reads `content/*.toml` into the core's [`Course`] and writes
-//! `$OUT_DIR/course.rs`: one function, `embedded`, that builds the same
-//! value from code (`build/bake.rs` says why code and not JSON). This module
-//! includes it. A build made without content gives a
+//! `build.rs` reads `content/*.toml` into the core's [`Course`] and
+//! [`InterviewPart`] and writes `$OUT_DIR/course.rs`: two functions,
+//! `embedded` and `embedded_interview`, that build the same values from code
+//! (`build/bake.rs` says why code and not JSON). This module includes them.
+//! Only a build that shows the interview, reports to a learning system or
+//! writes the first views calls [`load_interview`], so the others carry
+//! none of the interview's text. A build made without content gives a
 //! [`CourseError::Missing`] message instead, which the page shows. Nothing
 //! here panics.
 //!
@@ -12,7 +15,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use ttft_core::content::Course;
+use ttft_core::content::{Course, InterviewPart};
 
 // `embedded` names the content types itself.
 include!(concat!(env!("OUT_DIR"), "/course.rs"));
@@ -32,11 +35,22 @@ impl fmt::Display for CourseError {
     }
 }
 
-/// The embedded course.
+/// The embedded course: what every part reads.
 pub fn load() -> Result<Course, CourseError> {
     embedded()
+}
+
+/// The embedded interview question and its rubric.
+#[cfg(any(feature = "interview", feature = "lms", feature = "ssr", test))]
+pub fn load_interview() -> Result<InterviewPart, CourseError> {
+    embedded_interview()
 }
 
 /// The course, shared with every component through context.
 #[derive(Clone, Debug)]
 pub struct CourseContext(pub Arc<Course>);
+
+/// The interview question and its rubric, shared through context in a
+/// build that shows the interview.
+#[derive(Clone, Debug)]
+pub struct InterviewContext(pub Arc<InterviewPart>);

@@ -66,6 +66,8 @@ use components::storage_status::StorageStatus;
 use components::worked_timeline::WorkedTimelineWidget;
 use connection::Online;
 use course::{CourseContext, CourseError};
+#[cfg(any(feature = "interview", feature = "lms"))]
+use course::InterviewContext;
 use leptos::prelude::*;
 use navigation::Navigator;
 use std::sync::Arc;
@@ -105,13 +107,23 @@ pub fn Shell(
         Ok(course) => {
             let course = Arc::new(course);
             provide_context(CourseContext(Arc::clone(&course)));
+            // The interview question and its rubric, only in a build that
+            // shows or reports the interview (course.rs).
+            #[cfg(any(feature = "interview", feature = "lms"))]
+            let interview = course::load_interview().ok().map(Arc::new);
+            #[cfg(feature = "interview")]
+            if let Some(part) = &interview {
+                provide_context(InterviewContext(Arc::clone(part)));
+            }
             // Inside a learning system: restore its saved progress into the
             // values the parts are about to open, then report changes.
             // Elsewhere this finds no host and changes nothing. (A build
             // with fewer parts never runs inside one: index.html starts the
             // full app wherever a window above has a SCORM API.)
             #[cfg(feature = "lms")]
-            let _lms = lms::connect(&store, &course, checklist.clone());
+            let _lms = interview
+                .as_ref()
+                .and_then(|interview| lms::connect(&store, &course, interview, checklist.clone()));
             (move || {
                 results.restart();
                 part_view(nav.current(), &course, embedded)
@@ -192,10 +204,19 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
             None => view! { <ConfigChoicePage exercise=course.config_exercise.clone() /> }.into_any(),
         },
         #[cfg(feature = "interview")]
-        CoursePart::Interview => view! {
-            <InterviewPage interview=course.interview.clone() rows=course.trace_exercise.requests.clone() />
-        }
-        .into_any(),
+        CoursePart::Interview => match use_context::<InterviewContext>() {
+            Some(InterviewContext(part)) => view! {
+                <InterviewPage interview=part.interview.clone() rows=course.trace_exercise.requests.clone() />
+            }
+            .into_any(),
+            // Built from the same content as the course: absent only with it.
+            None => view! {
+                <div class="load-error" role="alert">
+                    <h1 id="page-title">"The interview question could not be loaded"</h1>
+                </div>
+            }
+            .into_any(),
+        },
         #[cfg(feature = "import")]
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
         #[cfg(feature = "simulate")]

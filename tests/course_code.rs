@@ -10,7 +10,8 @@
 use serde::de::DeserializeOwned;
 use std::path::Path;
 use ttft_core::content::{
-    ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise, WorkedTimeline,
+    ConfigExercise, Course, Interview, InterviewPart, Lesson, Rubric, TraceExercise,
+    WorkedTimeline,
 };
 
 fn read<T: DeserializeOwned>(name: &str) -> T {
@@ -27,18 +28,22 @@ fn the_embedded_course_is_the_content_files() {
         worked_timeline: read::<WorkedTimeline>("worked_timeline.toml"),
         trace_exercise: read::<TraceExercise>("trace_exercise.toml"),
         config_exercise: read::<ConfigExercise>("config_exercise.toml"),
+    };
+    let interview_from_files = InterviewPart {
         interview: read::<Interview>("interview.toml"),
         rubric: read::<Rubric>("rubric.toml"),
     };
     let embedded = ttft_lab::course::load().expect("this checkout has every content file");
+    let interview = ttft_lab::course::load_interview().expect("this checkout has every content file");
     // Compared part by part first, so a failure names the file.
     assert_eq!(embedded.lesson, from_files.lesson, "lesson.toml");
     assert_eq!(embedded.worked_timeline, from_files.worked_timeline, "worked_timeline.toml");
     assert_eq!(embedded.trace_exercise, from_files.trace_exercise, "trace_exercise.toml");
     assert_eq!(embedded.config_exercise, from_files.config_exercise, "config_exercise.toml");
-    assert_eq!(embedded.interview, from_files.interview, "interview.toml");
-    assert_eq!(embedded.rubric, from_files.rubric, "rubric.toml");
+    assert_eq!(interview.interview, interview_from_files.interview, "interview.toml");
+    assert_eq!(interview.rubric, interview_from_files.rubric, "rubric.toml");
     assert_eq!(embedded, from_files);
+    assert_eq!(interview, interview_from_files);
 }
 
 /// The content holds the characters a string literal must escape or keep

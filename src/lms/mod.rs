@@ -44,7 +44,7 @@ use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::sync::{Arc, Mutex, PoisonError};
-use ttft_core::content::Course;
+use ttft_core::content::{Course, InterviewPart};
 use ttft_core::history::SavedScores;
 use ttft_core::lms::cmi;
 use ttft_core::lms::interaction::{self, Interaction};
@@ -146,6 +146,7 @@ pub struct Connection {
     host: Host,
     store: Store,
     course: Arc<Course>,
+    interview: Arc<InterviewPart>,
     values: Values,
     session: Arc<Mutex<Session>>,
 }
@@ -226,7 +227,7 @@ impl Connection {
             return false;
         }
         let standard = self.host.standard;
-        let grade = progress::grade(p, &self.course);
+        let grade = progress::grade(p, &self.course, &self.interview.rubric);
         let done = progress::completed(p, &self.course.lesson);
         let packed = pack(p, standard.suspend_limit());
         let pass_at = self.session().pass_at;
@@ -275,10 +276,10 @@ impl Connection {
         }
         if newest.is_some() && newest != seen.2 {
             if let Some(entry) = p.scores.history.entries.first() {
-                let q = &c.interview;
+                let q = &self.interview.interview;
                 records.push((
                     2,
-                    interaction::self_score(&q.id, &q.title, entry, &c.rubric, latency(2)),
+                    interaction::self_score(&q.id, &q.title, entry, &self.interview.rubric, latency(2)),
                 ));
             }
         }
@@ -416,28 +417,40 @@ fn on_page(event: &str, handler: impl Fn() + 'static) {
 
 /// Connects to the learning system around the page, if there is one (see
 /// the module notes); call once, while the app is set up.
-pub fn connect(store: &Store, course: &Arc<Course>, checklist: Stored<Checklist>) -> Option<Connection> {
+pub fn connect(
+    store: &Store,
+    course: &Arc<Course>,
+    interview: &Arc<InterviewPart>,
+    checklist: Stored<Checklist>,
+) -> Option<Connection> {
     let host = host::find()?;
-    connect_to(host, store, course, checklist)
+    connect_to(host, store, course, interview, checklist)
 }
 
 /// [`connect`] once a host is found. A function of its own, never inlined:
 /// a page outside a learning system (nearly every visit) then never calls
 /// it, and the browser never compiles it.
 #[inline(never)]
-fn connect_to(host: host::Host, store: &Store, course: &Arc<Course>, checklist: Stored<Checklist>) -> Option<Connection> {
+fn connect_to(
+    host: host::Host,
+    store: &Store,
+    course: &Arc<Course>,
+    interview: &Arc<InterviewPart>,
+    checklist: Stored<Checklist>,
+) -> Option<Connection> {
     let values = Values {
         checklist,
         trace: open_for_app(learner_state::trace_work(&course.trace_exercise)),
         choice: open_for_app(learner_state::choice_work(&course.config_exercise)),
-        interview: open_for_app(learner_state::interview_work(&course.interview.id)),
-        scores: open_for_app(learner_state::saved_scores(&course.interview.id)),
+        interview: open_for_app(learner_state::interview_work(&interview.interview.id)),
+        scores: open_for_app(learner_state::saved_scores(&interview.interview.id)),
     };
     let start = js_sys::Date::now();
     let connection = Connection {
         host: host.clone(),
         store: store.clone(),
         course: Arc::clone(course),
+        interview: Arc::clone(interview),
         values,
         session: Arc::new(Mutex::new(Session {
             since: [start; 3],

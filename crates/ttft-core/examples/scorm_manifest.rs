@@ -68,8 +68,6 @@ fn run() -> Result<String, String> {
         worked_timeline: content(&content_dir, "worked_timeline.toml")?,
         trace_exercise: content(&content_dir, "trace_exercise.toml")?,
         config_exercise: content(&content_dir, "config_exercise.toml")?,
-        interview: content(&content_dir, "interview.toml")?,
-        rubric: content(&content_dir, "rubric.toml")?,
     };
     let root = PathBuf::from(dir);
     let mut files = Vec::new();

@@ -17,7 +17,7 @@
 //! checkers and `xapi` do), keep statements, or retry: a parent that is
 //! not listening simply misses them, as with any postMessage.
 
-use crate::course::CourseContext;
+use crate::course::InterviewContext;
 use leptos::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -158,7 +158,7 @@ fn now() -> f64 {
 /// event handler.
 pub fn use_results() -> ResultsSink {
     let mut sink = use_context::<ResultsSink>().unwrap_or_else(ResultsSink::silent);
-    sink.interview = use_context::<CourseContext>()
+    sink.interview = use_context::<InterviewContext>()
         .map(|c| (c.0.interview.id.clone(), c.0.interview.title.clone()));
     sink
 }

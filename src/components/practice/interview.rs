@@ -20,7 +20,7 @@ use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
 use crate::components::prose::Prose;
 use crate::components::second_opinion::{Opinion, SecondOpinionStep};
-use crate::course::CourseContext;
+use crate::course::InterviewContext;
 use crate::learner_state;
 use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::{now_ms, open_for_app, Stored};
@@ -89,7 +89,7 @@ pub fn InterviewPage(
 ) -> impl IntoView {
     let work: Stored<InterviewWork> = open_for_app(learner_state::interview_work(&interview.id));
     let saved: Stored<SavedScores> = open_for_app(learner_state::saved_scores(&interview.id));
-    let rubric: Option<Rubric> = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
+    let rubric: Option<Rubric> = use_context::<InterviewContext>().map(|c| c.0.rubric.clone());
     let max_total = rubric.as_ref().map_or(0, ttft_core::rubric::max_total);
     let status = HistoryStatus::new();
     let limit = interview.answer_limit;
@@ -137,7 +137,7 @@ pub fn InterviewPage(
     };
     let reference = {
         let interview = interview.clone();
-        let rubric = use_context::<CourseContext>().map(|c| c.0.rubric.clone());
+        let rubric = use_context::<InterviewContext>().map(|c| c.0.rubric.clone());
         move || {
             let paragraphs = interview
                 .reference_answer

@@ -24,13 +24,23 @@ use ttft_latency::split::Part;
 use ttft_latency::time::{group_thousands, Micros};
 use ttft_latency::timing::{Durations, Events, Outcome, RequestTrace, Timing};
 
-/// The whole course, one field a content file.
+/// What every part of the course reads, one field a content file: the
+/// lesson, the worked timeline and the two exercises (the lesson's prose
+/// quotes the exercises' figures). The interview question and its rubric
+/// are an [`InterviewPart`] of their own, so a build that does not show
+/// the interview carries none of its text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Course {
     pub lesson: Lesson,
     pub worked_timeline: WorkedTimeline,
     pub trace_exercise: TraceExercise,
     pub config_exercise: ConfigExercise,
+}
+
+/// The interview part's content: the question and the rubric its answers
+/// are self-scored with, one field a content file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InterviewPart {
     pub interview: Interview,
     pub rubric: Rubric,
 }

@@ -498,26 +498,6 @@ mod tests {
                 ],
                 evidence: vec![],
             },
-            interview: Interview {
-                id: "i".into(),
-                title: String::new(),
-                question: String::new(),
-                scenario: String::new(),
-                trace_rule: String::new(),
-                constraints: vec![],
-                deliverables: vec![],
-                hints: vec![],
-                reference_answer: vec![],
-                reference_scores: vec![],
-                followups: vec![],
-                answer_limit: 5_000,
-            },
-            rubric: Rubric {
-                dimensions: vec![],
-                ready_at: 8,
-                gate: String::new(),
-                threshold_note: String::new(),
-            },
         }
     }
 

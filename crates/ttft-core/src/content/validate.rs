@@ -27,7 +27,7 @@
 use crate::content::markup::{parse, Inline};
 use crate::content::template::{fill_from, Sources};
 use crate::content::{
-    Block, CauseClass, ConfigExercise, Course, Interview, Lesson, Rubric, TraceExercise,
+    Block, CauseClass, ConfigExercise, Course, Interview, InterviewPart, Lesson, Rubric, TraceExercise,
     WorkedTimeline, WorkloadNeed,
 };
 use crate::exercises::config_choice::{plan, WorkloadPlan};
@@ -287,15 +287,16 @@ fn interview_strings<'a>(i: &'a Interview, r: &'a Rubric) -> Vec<(String, &'a st
     all
 }
 
-/// Every problem in the whole course.
-pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
+/// Every problem in the whole course: what every part reads, and the
+/// interview part.
+pub fn validate_course(course: &Course, interview: &InterviewPart) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
     p.0.extend(validate_lesson(&course.lesson));
     p.0.extend(validate_worked_timeline(&course.worked_timeline));
     p.0.extend(validate_trace_exercise(&course.trace_exercise));
     p.0.extend(validate_config_exercise(&course.config_exercise));
-    p.0.extend(validate_rubric(&course.rubric));
-    p.0.extend(validate_interview(&course.interview, &course.rubric));
+    p.0.extend(validate_rubric(&interview.rubric));
+    p.0.extend(validate_interview(&interview.interview, &interview.rubric));
     p.unique(
         "exercise",
         [
@@ -307,7 +308,7 @@ pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
                 "config_exercise.id".to_owned(),
                 course.config_exercise.id.as_str(),
             ),
-            ("interview.id".to_owned(), course.interview.id.as_str()),
+            ("interview.id".to_owned(), interview.interview.id.as_str()),
         ],
     );
     // Placeholders name rows, workloads and `worked` in one namespace.
@@ -339,7 +340,7 @@ pub fn validate_course(course: &Course) -> Vec<ContentProblem> {
             course.worked_timeline.description.as_str(),
         )],
     );
-    p.prose(&all, interview_strings(&course.interview, &course.rubric));
+    p.prose(&all, interview_strings(&interview.interview, &interview.rubric));
     p.0
 }
 

@@ -183,7 +183,7 @@ impl Interaction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lms::progress::tests::{course, full_marks};
+    use crate::lms::progress::tests::{course, full_marks, rubric};
 
     fn check(i: &Interaction, standard: Standard, expected: &[(&str, &str)]) {
         let got = i.values(standard, 3);
@@ -212,7 +212,7 @@ mod tests {
         assert!(!wrong.correct);
         assert_eq!(wrong.values(Standard::Scorm2004, 1)[4].1, "incorrect");
         let entry = &p.scores.history.entries[0];
-        let s = self_score("q one", "Interview", entry, &course.rubric, Micros::from_ms(1_000));
+        let s = self_score("q one", "Interview", entry, &rubric(), Micros::from_ms(1_000));
         check(
             &s,
             Standard::Scorm12,

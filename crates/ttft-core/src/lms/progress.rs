@@ -24,7 +24,7 @@
 //! What it deliberately does not do: decide when to report (the app does)
 //! or merge two copies (the app's `learner_state` merges do).
 
-use crate::content::{Block, ConfigExercise, Course, Lesson};
+use crate::content::{Block, ConfigExercise, Course, Lesson, Rubric};
 use crate::embed::xapi::workload_points;
 use crate::exercises::config_choice::{check_config, WorkloadInput};
 use crate::exercises::trace_exercise::{check_trace, LearnerAnswer};
@@ -246,8 +246,9 @@ pub fn completed(progress: &Progress, lesson: &Lesson) -> bool {
             .all(|id| progress.checklist.items.get(*id).is_some_and(|t| t.done))
 }
 
-/// The score for the graded work in `progress` on `course`.
-pub fn grade(progress: &Progress, course: &Course) -> Grade {
+/// The score for the graded work in `progress` on `course`, the interview's
+/// self-score read against its `rubric`.
+pub fn grade(progress: &Progress, course: &Course, rubric: &Rubric) -> Grade {
     let x = &course.trace_exercise;
     let rows = u32::try_from(x.requests.len().saturating_mul(3)).unwrap_or(u32::MAX);
     let trace = match &progress.trace.checked {
@@ -278,7 +279,6 @@ pub fn grade(progress: &Progress, course: &Course) -> Grade {
         choice.right = 0;
     }
     let latest = progress.scores.history.entries.first();
-    let rubric = &course.rubric;
     let (interview, ready) = match latest {
         Some(entry) => {
             let score = RubricScore {
@@ -323,9 +323,13 @@ pub(crate) mod tests {
             worked_timeline: toml::from_str(&read("worked_timeline.toml")).expect("timeline"),
             trace_exercise: toml::from_str(&read("trace_exercise.toml")).expect("trace"),
             config_exercise: toml::from_str(&read("config_exercise.toml")).expect("config"),
-            interview: toml::from_str(&read("interview.toml")).expect("interview"),
-            rubric: toml::from_str(&read("rubric.toml")).expect("rubric"),
         }
+    }
+
+    /// The built-in rubric, parsed from `content/` as the build does.
+    pub(crate) fn rubric() -> Rubric {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../content/rubric.toml");
+        toml::from_str(&std::fs::read_to_string(path).unwrap_or_default()).expect("rubric")
     }
 
     /// Progress with every graded answer right, a ready self-score and
@@ -356,11 +360,12 @@ pub(crate) mod tests {
             .collect();
         let mut scores = SavedScores::default();
         let mut score = RubricScore::default();
-        for d in &course.rubric.dimensions {
+        let rubric = rubric();
+        for d in &rubric.dimensions {
             let _ = score.set(&d.id, crate::rubric::MAX_SCORE);
         }
         scores.add(
-            crate::history::Entry::new(1_000, &score, &course.rubric, 1, 400),
+            crate::history::Entry::new(1_000, &score, &rubric, 1, 400),
             1_000,
         );
         let checklist = ChecklistTicks {
@@ -398,7 +403,7 @@ pub(crate) mod tests {
     }
 
     fn check(progress: &Progress, course: &Course, thousandths: u32, passed: bool, done: bool) {
-        let g = grade(progress, course);
+        let g = grade(progress, course, &rubric());
         assert_eq!(g.thousandths(), thousandths, "{g:?}");
         assert_eq!(g.passed(), passed);
         assert_eq!(completed(progress, &course.lesson), done);
@@ -408,11 +413,11 @@ pub(crate) mod tests {
     fn the_score_is_four_quarters_and_passes_at_eight_tenths() {
         let course = course();
         check(&Progress::default(), &course, 0, false, false);
-        assert!(!grade(&Progress::default(), &course).attempted);
+        assert!(!grade(&Progress::default(), &course, &rubric()).attempted);
         let full = full_marks(&course);
         // Trace, interview and readiness full; the choice not checked.
         check(&full, &course, 750, false, true);
-        assert!(grade(&full, &course).attempted);
+        assert!(grade(&full, &course, &rubric()).attempted);
         let mut untick = full.clone();
         if let Some(t) = untick.checklist.items.values_mut().next() {
             t.done = false;

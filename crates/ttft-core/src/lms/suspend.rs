@@ -803,7 +803,7 @@ fn read_scores(entries: Option<&Value>, deleted: Option<&Value>) -> Result<Saved
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lms::progress::tests::{course, full_marks};
+    use crate::lms::progress::tests::{course, full_marks, rubric};
 
     fn check_round_trip(p: &Progress) {
         let packed = pack(p, LIMIT_12);
@@ -834,7 +834,7 @@ mod tests {
         let course = course();
         let mut p = full_marks(&course);
         for n in 0..80 {
-            let e = Entry::new(2_000 + n, &p.interview.score, &course.rubric, 0, 10);
+            let e = Entry::new(2_000 + n, &p.interview.score, &rubric(), 0, 10);
             p.scores.add(e, 2_000 + n);
         }
         p.scores.removed.insert("s1-0000000000000000".into(), 9);
