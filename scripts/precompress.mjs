@@ -18,7 +18,7 @@
 //! else and prints one line per file with the three sizes.
 
 import { availableParallelism } from 'node:os';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { brotliCompressSync, constants, gunzipSync } from 'node:zlib';
@@ -68,7 +68,7 @@ async function main() {
   const all = await files(dir);
   const originals = all.filter((p) => !SUFFIXES.some((s) => p.endsWith(s)));
   // Zopfli takes about 2 s per megabyte: one worker per core, largest first.
-  const bySize = await Promise.all(originals.map(async (p) => [p, (await readFile(p)).length]));
+  const bySize = await Promise.all(originals.map(async (p) => [p, (await stat(p)).size]));
   const queue = bySize.sort((a, b) => b[1] - a[1]).map(([p]) => p);
   const results = new Map();
   const workers = Math.max(1, Math.min(availableParallelism(), queue.length));

@@ -41,9 +41,9 @@ function skipDescription(bytes, kind, at) {
   switch (kind) {
     case 0: // function: a type index
       return uleb(bytes, at)[1];
-    case 1: { // table: a reference type, then limits
+    case 1: // table: a one-byte reference type, then limits
+      if (bytes[at] === 0x63 || bytes[at] === 0x64) throw new Error('typed reference tables are not handled');
       return skipLimits(bytes, at + 1);
-    }
     case 2: // memory: limits
       return skipLimits(bytes, at);
     case 3: // global: a value type and whether it is mutable

@@ -66,7 +66,7 @@ use components::storage_status::StorageStatus;
 use components::worked_timeline::WorkedTimelineWidget;
 use connection::Online;
 use course::{CourseContext, CourseError};
-#[cfg(any(feature = "interview", feature = "lms"))]
+#[cfg(feature = "interview")]
 use course::InterviewContext;
 use leptos::prelude::*;
 use navigation::Navigator;
