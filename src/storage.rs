@@ -102,6 +102,11 @@ pub trait Backend: Send + Sync {
     fn remove(&self, key: &str) -> Result<(), StorageError>;
     /// Every key held, this app's and any other's.
     fn keys(&self) -> Result<Vec<String>, StorageError>;
+    /// What a page before this one handed over and is not saved yet
+    /// (only a store opened carrying it holds any).
+    fn carried(&self) -> Unsaved {
+        Unsaved::new()
+    }
 }
 
 /// Values held in memory for this page only.
@@ -199,6 +204,9 @@ impl Backend for Carried {
             }
         }
         Ok(keys)
+    }
+    fn carried(&self) -> Unsaved {
+        self.unsaved().clone()
     }
 }
 
@@ -347,7 +355,9 @@ impl SetAside {
 
 /// Takes another tab's new text for a key; returns false once the value it
 /// feeds is gone (its reactive owner was disposed), so it can be dropped.
-type Listener = Arc<dyn Fn(Option<String>) -> bool + Send + Sync>;
+/// A value's listener: what the event said was written, then what the
+/// storage holds now.
+type Listener = Arc<dyn Fn(Option<&str>, Option<&str>) -> bool + Send + Sync>;
 
 /// The app's storage: a backend, whether it keeps anything past this page,
 /// the notices for the status area, the set-aside copies, and the values
@@ -434,9 +444,10 @@ impl Store {
 
     /// What this page changed and could not keep ([`Unsaved`]): in memory,
     /// every value of this app's; otherwise each value whose last save the
-    /// browser refused, as this page holds it.
+    /// browser refused, as this page holds it, and what the page before
+    /// handed over that is not saved yet (a page can hand over in turn).
     pub fn unsaved(&self) -> Unsaved {
-        let mut unsaved = Unsaved::new();
+        let mut unsaved = self.backend.carried();
         if !self.keeps {
             for key in self.backend.keys().unwrap_or_default() {
                 if let (true, Ok(Some(text))) = (key.starts_with(PREFIX), self.backend.get(&key)) {
@@ -622,11 +633,18 @@ impl Store {
 
     /// Passes a change another tab made to the values listening for `key`.
     /// The browser's `storage` event calls this; tests call it directly.
+    ///
+    /// An event can be stale by the time this tab handles it: a tab whose
+    /// main thread was busy hears of a write after later ones have landed
+    /// (a newer version's value, say, written since). So each value takes
+    /// in what the event says and then what the storage holds now, and
+    /// decides whether to write from the second (`Stored::absorb`).
     pub fn receive(&self, key: &str, new_value: Option<String>) {
         if SetAside::from_key(key, 0).is_some() {
             self.refresh_set_aside();
             return;
         }
+        let now = self.backend.get(key).unwrap_or_else(|_| new_value.clone());
         let matching: Vec<Listener> = self
             .listeners
             .lock()
@@ -637,7 +655,7 @@ impl Store {
             .collect();
         let mut gone = Vec::new();
         for listener in matching {
-            if !listener(new_value.clone()) {
+            if !listener(new_value.as_deref(), now.as_deref()) {
                 gone.push(listener);
             }
         }
@@ -931,7 +949,7 @@ where
         let this = stored.clone();
         store.listen(
             key,
-            Arc::new(move |text: Option<String>| this.absorb(text.as_deref())),
+            Arc::new(move |heard: Option<&str>, now: Option<&str>| this.absorb(heard, now)),
         );
         stored
     }
@@ -1058,13 +1076,28 @@ where
     /// end up with the same value and neither loses its changes. What this
     /// tab cannot read is set aside before anything is written over it; a
     /// newer version's value is left alone, and this tab stops writing.
-    fn absorb(&self, text: Option<&str>) -> bool {
+    ///
+    /// `heard` is what the event said was written, `text` what the storage
+    /// holds now: when they differ (the event is stale), what was heard is
+    /// merged in without a write, and only what is there now decides what
+    /// happens to the storage.
+    fn absorb(&self, heard: Option<&str>, text: Option<&str>) -> bool {
         // The value's owner may have been disposed (a part the learner left):
         // then there is nothing to merge into, and the listener is dropped.
-        let Some(mine) = self.value.try_get_untracked() else {
+        let Some(mut mine) = self.value.try_get_untracked() else {
             return false;
         };
         let now = now_ms();
+        if heard != text {
+            if let Some(Ok(mut theirs)) = heard.map(|t| read::<T>(t, &self.spec)) {
+                (self.spec.prune)(&mut theirs, now);
+                let merged = (self.spec.merge)(&mine, &theirs);
+                if merged != mine {
+                    self.value.set(merged.clone());
+                    mine = merged;
+                }
+            }
+        }
         let label = &self.spec.label;
         let theirs = match text.map(|t| (t, read::<T>(t, &self.spec))) {
             None => None,

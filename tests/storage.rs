@@ -450,6 +450,7 @@ fn another_tab_on_a_newer_version_is_never_written_over() {
 
     // The same tab later finds a value it can read (the newer tab's was
     // removed): it merges and saves again, and says so.
+    shared.remove(&key).unwrap_or_default();
     tab.receive(&key, None);
     assert_eq!(shared.get(&key), Ok(wrap(1, &list.get()).ok()));
     assert!(list.get().is_done("split") && list.get().is_done("clocks"));
@@ -457,6 +458,36 @@ fn another_tab_on_a_newer_version_is_never_written_over() {
     assert_eq!(said.len(), 1, "the hold's notice is replaced: {said:?}");
     assert_eq!(said[0].0, NoticeKind::Info);
     assert!(said[0].1.contains("saved again"), "{}", said[0].1);
+}
+
+#[wasm_bindgen_test]
+fn a_stale_event_never_writes_over_what_another_tab_stored_since() {
+    let shared = Arc::new(MemoryBackend::default());
+    let tab = Store::open(shared.clone());
+    let list = Stored::open(&tab, learner_state::checklist());
+    let key = list.key();
+    assert_eq!(list.update(|c| c.mark("split", true, 100)), Ok(()));
+
+    // Another tab removed the value and then a newer version wrote its own;
+    // this tab, busy meanwhile, hears of the removal only now. Taken alone,
+    // that event would have it write its value back over the newer one.
+    let newer = r#"{"version":99,"value":{"future":true}}"#;
+    shared.set(&key, newer).unwrap_or_default();
+    tab.receive(&key, None);
+    assert_eq!(shared.get(&key), Ok(Some(newer.to_owned())), "the newer value stays");
+    assert_eq!(
+        list.update(|c| c.mark("clocks", true, 200)),
+        Err(StorageError::Held { key: key.clone() }),
+        "and this tab stops writing, as for a newer value heard directly"
+    );
+
+    // A stale event still brings its ticks: merged here, written only if
+    // what is stored now can be read.
+    shared.set(&key, &wrap(1, &ticked(&[("memory", 300)])).unwrap_or_default()).unwrap_or_default();
+    tab.receive(&key, wrap(1, &ticked(&[("percentiles", 250)])).ok());
+    let all = ticked(&[("split", 100), ("clocks", 200), ("percentiles", 250), ("memory", 300)]);
+    assert_eq!(list.get(), all);
+    assert_eq!(shared.get(&key), Ok(wrap(1, &all).ok()), "the merge is stored over the readable value");
 }
 
 #[wasm_bindgen_test]
@@ -803,6 +834,23 @@ fn a_refused_save_is_carried_and_saved_once_storage_takes_writes() {
     let saved = stored.get();
     assert!(saved.is_done("queue") && saved.is_done("split") && saved.is_done("prefill"), "{saved:?}");
     assert!(next.unsaved().is_empty());
+}
+
+#[wasm_bindgen_test]
+fn work_carried_in_and_not_saved_yet_is_handed_on_again() {
+    // A page handed over what it could not save; the next opens on storage
+    // that takes writes, and hands the page on before that value changes.
+    let key = key_for("checklist");
+    let text = wrap(1, &ticked(&[("split", 1)])).unwrap_or_default();
+    let carried = [(key.clone(), text.clone())].into_iter().collect();
+    let next = Store::open_carrying(Arc::new(MemoryBackend::default()), carried);
+    assert_eq!(next.unsaved().get(&key), Some(&text), "handed on as it came");
+
+    // Once saved here, it is not carried any more.
+    let checklist = Stored::open(&next, learner_state::checklist());
+    assert!(checklist.get().is_done("split"));
+    assert_eq!(checklist.update(|c| c.mark("clocks", true, 2)), Ok(()));
+    assert!(next.unsaved().is_empty(), "{:?}", next.unsaved());
 }
 
 #[wasm_bindgen_test]
