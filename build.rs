@@ -4,12 +4,13 @@
 //! Each file under `content/` is parsed into its `ttft_core::content` type,
 //! so a typo in a field name or a wrong type fails the build with the file's
 //! name and TOML's own location message, long before a learner sees a page.
-//! The parsed course is written to `$OUT_DIR/course.rs` as two functions,
-//! `embedded` and `embedded_interview`, that build the same `Course` and
-//! `InterviewPart` values from code (`build/bake.rs` writes them, and says
-//! why it is code and not JSON to parse); `src/course.rs` includes them. A
-//! build that never calls the second (one without the interview) carries
-//! none of the interview's text.
+//! The parsed course is written to `$OUT_DIR/course.rs` as three functions,
+//! `embedded`, `embedded_lesson` and `embedded_interview`, that build the
+//! same `Course`, `Lesson` and `InterviewPart` values from code
+//! (`build/bake.rs` writes them, and says why it is code and not JSON to
+//! parse); `src/course.rs` includes them. A build that never calls the
+//! second or the third (one without the lesson, or the interview) carries
+//! none of that text.
 //!
 //! What it deliberately does not do: check that stated answers match the
 //! core (the native content test does that) or fill prose placeholders (the
@@ -37,7 +38,7 @@ fn main() {
     // app, the tests, the first view), as opposed to a build of a few
     // (Cargo.toml's [features]; `hand_over::served_here`).
     println!("cargo::rustc-check-cfg=cfg(every_part)");
-    let every_part = ["EXERCISES", "AUTHORING", "INTERVIEW", "IMPORT", "SIMULATE"]
+    let every_part = ["LESSON", "EXERCISES", "AUTHORING", "INTERVIEW", "IMPORT", "SIMULATE"]
         .iter()
         .all(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
     if every_part {
@@ -67,7 +68,7 @@ fn main() {
         std::process::exit(1);
     }
 
-    let (course, interview) = match (
+    let (course, lesson, interview) = match (
         lesson,
         worked_timeline,
         trace_exercise,
@@ -84,7 +85,6 @@ fn main() {
             Some(rubric),
         ) => {
             let course = Course {
-                lesson,
                 worked_timeline,
                 trace_exercise,
                 config_exercise,
@@ -94,6 +94,7 @@ fn main() {
             let uses = "use ttft_core::content::*;\n    use ttft_latency::split::Part;";
             (
                 format!("{uses}\n    Ok({})", bake::expression(&course)),
+                format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&lesson)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&interview)),
             )
         }
@@ -102,7 +103,7 @@ fn main() {
             println!("cargo:warning=course content missing ({names}); the app will say so instead of showing the course");
             let message = format!("The course content is missing from this build: {names} under content/.");
             let err = format!("Err(CourseError::Missing(String::from({message:?})))");
-            (err.clone(), err)
+            (err.clone(), err.clone(), err)
         }
     };
 
@@ -118,6 +119,10 @@ fn main() {
         "// Written by build.rs from content/*.toml: the course, built from code.\n\
          #[allow(clippy::too_many_lines)]\n\
          fn embedded() -> Result<Course, CourseError> {{\n    {course}\n}}\n\
+         // The lesson's text, apart: only a build that shows the lesson (or\n\
+         // reports to a learning system) calls this.\n\
+         #[allow(clippy::too_many_lines, dead_code)]\n\
+         fn embedded_lesson() -> Result<Lesson, CourseError> {{\n    {lesson}\n}}\n\
          // The interview question and its rubric, apart: only a build that\n\
          // shows the interview (or reports it) calls this.\n\
          #[allow(clippy::too_many_lines, dead_code)]\n\

@@ -1,5 +1,6 @@
 //! Writes the course as Rust source: one expression that builds the
-//! `Course` value the content files hold and one for the `InterviewPart`,
+//! `Course` value the content files hold, one for the `Lesson` and one for
+//! the `InterviewPart`,
 //! which `build.rs` puts in `$OUT_DIR/course.rs` and `src/course.rs`
 //! includes.
 //!
@@ -155,7 +156,7 @@ macro_rules! bake_unit_enum {
     };
 }
 
-bake_struct!(Course { lesson, worked_timeline, trace_exercise, config_exercise });
+bake_struct!(Course { worked_timeline, trace_exercise, config_exercise });
 bake_struct!(InterviewPart { interview, rubric });
 bake_struct!(Lesson { title, summary, study_minutes, sections });
 bake_struct!(Section { id, title, blocks });

@@ -194,9 +194,9 @@ test('the navigation moves between parts, and Back returns', () =>
     for (const part of PARTS.slice(1)) {
       await partsNav(page).getByRole('link', { name: part.label, exact: true }).click();
       await page.waitForFunction((t) => document.title === t, titleOf(part));
-      // The lesson's own build hands the page to the full app on the first
-      // move (src/hand_over.rs): its part reads at once, and works once
-      // that app runs.
+      // Each part's own build takes the page over from the one before
+      // (src/hand_over.rs): its part reads at once, and works once that
+      // build runs.
       await waitForApp(page);
       await assertShowing(page, part);
       // Keyboard and screen-reader users start at the new content.

@@ -1,16 +1,17 @@
 //! e2e/lesson-build.test.mjs: the builds of the app with only some parts
 //! (src/bin/*-part.rs, src/bin/simulate-host.rs; Cargo.toml's features)
-//! and their hand-over to the full app (src/hand_over.rs), as a learner
+//! and their hand-over to the next build (src/hand_over.rs), as a learner
 //! meets them in headless Chromium against the release build. Each build
 //! holds its own parts' code and none of the others' (checked in the built
 //! files). Opened on its own, each part loads only the smallest build that
 //! shows it, on the site or embedded; a learning system's frame and an
-//! address the page cannot read load the full app. Leaving the lesson (or
-//! the exercises)
-//! hands the page over in place: no reload, focus on the new part, the part
-//! works, and the lesson's ticks are still there, even in a browser that
-//! keeps nothing; the full app failing to arrive says what to try; Back
-//! while it arrives shows the part the address names.
+//! address the page cannot read load the full app. Leaving a part hands
+//! the page over in place to the build of the part the learner moves to
+//! (the full app once that build has run in the page): no reload, focus on
+//! the new part, the part works, and the lesson's ticks are still there,
+//! even in a browser that keeps nothing; the next build failing to arrive
+//! says what to try; Back or a link followed while it arrives shows the
+//! part the address names.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,11 +64,14 @@ async function recordingPage(options = {}) {
   return { ...opened, wasm };
 }
 
-/** Holds the full app's wasm back until the returned function is called. */
-async function holdFullApp(page) {
+/** Every build of the app but the lesson's: where a hand-over from it goes. */
+const NEXT_WASM = /\/((trace|choice|author|interview|import)-part|simulate-host|ttft-lab-[0-9a-f]+)_bg\.wasm$/;
+
+/** Holds every build but the lesson's back until the returned function is called. */
+async function holdNextBuilds(page) {
   let release;
   const gate = new Promise((ok) => { release = ok; });
-  await page.route(FULL_WASM, async (route) => {
+  await page.route(NEXT_WASM, async (route) => {
     await gate;
     await route.continue();
   });
@@ -77,20 +81,23 @@ async function holdFullApp(page) {
 const partsNav = (page) => page.getByRole('navigation', { name: 'Course parts' });
 const checklist = (page) => page.getByRole('list', { name: 'Completion checklist' }).getByRole('checkbox');
 
-// Each build of a few parts, the groups of parts it adds to the shell, the
-// lesson and the worked timeline (index.html's start-up script and
-// Cargo.toml's features), and the parts it starts for.
+// Each build of a few parts, the groups of parts it adds to the shell
+// (index.html's start-up script and Cargo.toml's features), and the parts
+// it starts for.
 const BUILDS = [
-  ['lesson-part', [], ['lesson', 'timeline']],
-  ['exercises-part', ['exercises'], ['trace', 'choice']],
-  ['author-part', ['exercises', 'authoring'], ['author']],
+  ['lesson-part', ['lesson'], ['lesson', 'timeline']],
+  ['trace-part', ['trace'], ['trace']],
+  ['choice-part', ['choice'], ['choice']],
+  ['author-part', ['trace', 'choice', 'authoring'], ['author']],
   ['interview-part', ['interview'], ['interview']],
   ['import-part', ['import'], ['import']],
   ['simulate-host', ['simulate'], ['simulate']],
 ];
 // A label each group alone shows.
 const LABELS = {
-  exercises: 'Check answers',
+  lesson: 'Study time: about',
+  trace: 'Your diagnosis',
+  choice: 'Evidence you would still want before committing',
   authoring: 'Start from the built-in exercise',
   interview: 'Save score',
   import: 'Choose a trace file',
@@ -107,7 +114,6 @@ test('each build of a few parts holds its own parts and none of the others', asy
   }
   for (const [name, groups] of BUILDS) {
     const build = await readFile(join(DIST, `${name}_bg.wasm`));
-    assert.ok(build.includes('Worked timeline'), `${name} has the lesson`);
     for (const [group, label] of Object.entries(LABELS)) {
       assert.equal(
         build.includes(label),
@@ -146,7 +152,8 @@ describe('which build starts', () => {
 
   const elsewhere = [
     ['the lesson embedded in a course page', (s) => `${partUrl(s, 'lesson')}&embed=1`, LESSON_WASM],
-    ['the trace exercise embedded', (s) => `${partUrl(s, 'trace')}&embed=1`, buildWasm('exercises-part')],
+    ['the trace exercise embedded', (s) => `${partUrl(s, 'trace')}&embed=1`, buildWasm('trace-part')],
+    ['the configuration choice embedded', (s) => `${partUrl(s, 'choice')}&embed=1`, buildWasm('choice-part')],
     ['an instructor\'s exercise', (s) => `${s.url}?part=trace&src=review-bot.json`, buildWasm('author-part')],
     ['an instructor\'s exercise, embedded', (s) => `${s.url}?part=choice&embed=1&content=e30`, buildWasm('author-part')],
     ['the lesson with a file named, which only the exercises read', (s) => `${partUrl(s, 'lesson')}&src=review-bot.json`, LESSON_WASM],
@@ -168,20 +175,20 @@ describe('which build starts', () => {
   // ever differ, the build that started hands the page to the full app
   // (src/hand_over.rs, serves_address) instead of showing the course's own
   // exercise in place of the instructor's.
-  test("an instructor's exercise that starts the exercises' build anyway is handed to the full app", async () => {
+  test("an instructor's exercise that starts the trace exercise's build anyway is handed to the full app", async () => {
     // The page's script edited, so its CSP hash no longer matches.
     const { page, context, problems, wasm } = await recordingPage({ bypassCSP: true });
-    const routed = 'trace: authored ? "author" : "exercises"';
+    const routed = 'trace: authored ? "author" : "trace"';
     await page.route((url) => url.pathname === new URL(server.url).pathname, async (route) => {
       const response = await route.fetch();
       const body = await response.text();
       assert.ok(body.includes(routed), 'index.html routes an instructor\'s trace exercise');
-      await route.fulfill({ response, body: body.replace(routed, 'trace: "exercises"') });
+      await route.fulfill({ response, body: body.replace(routed, 'trace: "trace"') });
     });
     await page.goto(`${server.url}?part=trace&src=review-bot.json`);
     await waitForApp(page);
     await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
-    assert.ok(wasm.some((p) => buildWasm('exercises-part').test(p)), `the exercises' build started (${wasm.join(', ')})`);
+    assert.ok(wasm.some((p) => buildWasm('trace-part').test(p)), `the trace exercise's build started (${wasm.join(', ')})`);
     assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app took over (${wasm.join(', ')})`);
     assert.ok(!wasm.some((p) => buildWasm('author-part').test(p)), `not the authoring build (${wasm.join(', ')})`);
     assertNoProblems(problems);
@@ -220,7 +227,7 @@ describe('which build starts', () => {
 });
 
 describe('leaving the lesson', () => {
-  test('hands the page to the full app in place: no reload, focus on the part, the part works, the ticks stay', async () => {
+  test("hands the page to the part's own build in place: no reload, focus on the part, the part works, the ticks stay", async () => {
     const { page, context, problems, wasm } = await recordingPage({ width: 360, height: 780 });
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
@@ -230,11 +237,12 @@ describe('leaving the lesson', () => {
     await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
     await page.waitForURL(/\?part=trace$/);
     assert.equal(await page.title(), 'Trace exercise · ttft-lab', 'the title changes at once');
-    // The part reads at once, from its first view, while the full app arrives.
+    // The part reads at once, from its first view, while its build arrives.
     await page.getByRole('heading', { level: 1, name: /hint requests/i }).waitFor();
     await waitForApp(page);
     assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
-    assert.ok(wasm.some((p) => FULL_WASM.test(p)), 'the full app came');
+    assert.ok(wasm.some((p) => buildWasm('trace-part').test(p)), `the trace exercise's build came (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), 'not the full app');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'focus is on the part');
     assert.equal(await page.locator('main').count(), 1, "one <main>: the lesson's build left nothing behind");
 
@@ -243,42 +251,81 @@ describe('leaving the lesson', () => {
     await axeCheck(page, { label: 'the trace exercise after the hand-over' });
     await screenshot(page, 'lesson-build-handed-over');
 
-    // Back to the lesson, now in the full app: the tick is there.
+    // Back to the lesson, whose build has run in this page already: the
+    // full app comes, and the tick is there.
     await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
     await page.waitForURL(/\?part=lesson$/);
+    await waitForApp(page);
+    assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app came (${wasm.join(', ')})`);
     assert.equal(await checklist(page).first().isChecked(), true, 'the tick made in the lesson build');
     assert.equal(await page.evaluate(() => window.__samePage), true, 'still no reload');
     assertNoProblems(problems);
     await context.close();
   });
 
-  test('from the exercises\' build too: moving between its own parts stays in it, another part hands over', async () => {
+  test("from the trace exercise's build too: each part's build comes once, then the full app", async () => {
     const { page, context, problems, wasm } = await recordingPage();
     await page.goto(partUrl(server, 'trace'));
     await waitForApp(page);
+    assert.ok(wasm.some((p) => buildWasm('trace-part').test(p)), `the trace exercise's build (${wasm.join(', ')})`);
     await page.getByRole('button', { name: 'Check answers' }).click();
     await waitForText(page.getByRole('status', { name: 'Result of your check' }), /^Check 1:/);
     await page.evaluate(() => { window.__samePage = true; });
 
-    // The choice exercise is in the same build: no other wasm.
+    // The choice exercise is not in the trace exercise's build: its own build takes over, in place.
     await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();
     await page.waitForURL(/\?part=choice$/);
     await page.getByRole('button', { name: 'Check answers for Live' }).waitFor();
-    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), `still the exercises' build (${wasm.join(', ')})`);
-
-    // The import page is not: the full app takes over, in place.
-    await partsNav(page).getByRole('link', { name: 'Import a trace' }).click();
-    await page.waitForURL(/\?part=import$/);
     await waitForApp(page);
-    assert.ok(wasm.some((p) => FULL_WASM.test(p)), 'the full app came');
+    assert.ok(wasm.some((p) => buildWasm('choice-part').test(p)), `the choice's build came (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), 'not the full app');
     assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
-    assert.equal(await page.locator('main').count(), 1, "one <main>: the exercises' build left nothing behind");
-    await page.getByLabel('Choose a trace file').waitFor({ state: 'attached' });
+    assert.equal(await page.locator('main').count(), 1, "one <main>: the trace exercise's build left nothing behind");
+    await page.getByRole('button', { name: 'Check answers for Live' }).click();
 
-    // Back in the trace exercise, the check made in the exercises' build is there.
+    // Back to the trace exercise, whose build has run here already: the
+    // full app takes over, and the check made in the trace's own build is there.
     await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
     await page.waitForURL(/\?part=trace$/);
+    await waitForApp(page);
+    assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app came (${wasm.join(', ')})`);
     await waitForText(page.getByRole('status', { name: 'Result of your check' }), /^Check 1:/);
+    assert.equal(await page.locator('main').count(), 1, 'one <main> after two hand-overs');
+
+    // From then on every part is in the page: no other build of the app
+    // (the trace reader's own worker wasm may come).
+    const apps = () => wasm.filter((p) => !/worker/.test(p)).length;
+    const before = apps();
+    await partsNav(page).getByRole('link', { name: 'Import a trace' }).click();
+    await page.waitForURL(/\?part=import$/);
+    await page.getByLabel('Choose a trace file').waitFor({ state: 'attached' });
+    await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();
+    await page.getByRole('button', { name: 'Check answers for Live' }).waitFor();
+    assert.equal(apps(), before, `no other build (${wasm.join(', ')})`);
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'still no reload');
+    assertNoProblems(problems);
+    await context.close();
+  });
+
+  test("the lesson is not in the other parts' builds: from the interview's, it reads at once and the lesson's build takes it over", async () => {
+    const { page, context, problems, wasm } = await recordingPage({ width: 360, height: 780 });
+    await page.goto(partUrl(server, 'interview'));
+    await waitForApp(page);
+    assert.ok(wasm.some((p) => buildWasm('interview-part').test(p)), `the interview's build (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), 'not the full app yet');
+    await page.evaluate(() => { window.__samePage = true; });
+
+    await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
+    await page.waitForURL(/\?part=lesson$/);
+    // The lesson's words are in the page at once: its first view.
+    await page.getByRole('heading', { level: 2, name: 'Contents' }).waitFor();
+    await waitForApp(page);
+    assert.ok(wasm.some((p) => LESSON_WASM.test(p)), `the lesson's build came (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => FULL_WASM.test(p)), 'not the full app');
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    assert.equal(await page.locator('main').count(), 1, "one <main>: the interview's build left nothing behind");
+    await checklist(page).first().check();
+    assert.equal(await checklist(page).first().isChecked(), true, 'the checklist works');
     assertNoProblems(problems);
     await context.close();
   });
@@ -319,9 +366,9 @@ describe('leaving the lesson', () => {
     await context.close();
   });
 
-  test('when the full app cannot load, the page says so and what to try, and Reload brings it', async () => {
+  test('when the next build cannot load (nor the full app, its stand-in), the page says so and what to try, and Reload brings it', async () => {
     const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
-    await page.route(FULL_WASM, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+    await page.route(NEXT_WASM, (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
     await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
@@ -332,7 +379,7 @@ describe('leaving the lesson', () => {
     await page.getByRole('heading', { level: 1, name: /hint requests/i }).waitFor();
     await screenshot(page, 'lesson-build-full-app-failed');
     // Once the file is there again, the alert's button opens the part.
-    await page.unroute(FULL_WASM);
+    await page.unroute(NEXT_WASM);
     await alert.getByRole('button', { name: 'Reload the page' }).click();
     await waitForApp(page);
     assert.match(page.url(), /\?part=trace$/);
@@ -344,10 +391,10 @@ describe('leaving the lesson', () => {
     await context.close();
   });
 
-  test('a link followed while the full app arrives moves in place, keeping what the page holds', async () => {
-    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+  test('a link followed while the next build arrives moves in place, keeping what the page holds', async () => {
+    const { page, context, problems, wasm } = await recordingPage({ width: 360, height: 780 });
     await page.addInitScript(refuseStorage);
-    const release = await holdFullApp(page);
+    const release = await holdNextBuilds(page);
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
     await checklist(page).first().check();
@@ -360,19 +407,23 @@ describe('leaving the lesson', () => {
     assert.equal(await page.title(), 'Interview question · ttft-lab');
     assert.equal(await page.locator('#first-view').getAttribute('data-part'), 'interview');
     release();
+    // The trace exercise's build arrives, finds the address names the
+    // interview, and hands the page on to the interview's build.
     await waitForApp(page);
     assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
     await page.getByLabel('Write your answer as you would say it').waitFor();
+    assert.ok(wasm.some((p) => buildWasm('interview-part').test(p)), `the interview's build came (${wasm.join(', ')})`);
     await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
     await page.waitForURL(/\?part=lesson$/);
-    assert.equal(await checklist(page).first().isChecked(), true, 'the tick kept in memory came along');
+    await waitForApp(page);
+    assert.equal(await checklist(page).first().isChecked(), true, 'the tick kept in memory came along, through three builds');
     assertNoProblems(problems);
     await context.close();
   });
 
-  test('Back while the full app arrives shows the part the address names', async () => {
+  test('Back while the next build arrives shows the part the address names', async () => {
     const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
-    const release = await holdFullApp(page);
+    const release = await holdNextBuilds(page);
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
     await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();

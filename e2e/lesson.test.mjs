@@ -189,9 +189,21 @@ test('the navigation moves between parts, sets titles and follows the back butto
   await page.goBack();
   await page.waitForURL(/\?part=lesson$/);
   assert.equal(await page.title(), 'Lesson · ttft-lab');
-  // The lesson opened in its own build, which handed the page to the full
-  // app on leaving; back on the lesson, that app shows it once it runs.
-  await page.getByLabel('Prefill ends (server ms)').waitFor();
+  // The lesson opened in its own build, which handed the page to the trace
+  // exercise's on leaving; back on the lesson, the full app (the lesson's
+  // build has run in this page) shows it once it runs.
+  await page.getByLabel('Prefill ends (server ms)').waitFor().catch(async (e) => {
+    // What the page was doing, to tell a slow start from a stuck one.
+    const state = await page.evaluate(() => ({
+      ready: document.documentElement.getAttribute('data-ready'),
+      build: document.documentElement.getAttribute('data-app-build'),
+      view: document.documentElement.getAttribute('data-first-view'),
+      mains: document.querySelectorAll('main').length,
+      wasm: performance.getEntriesByType('resource').map((r) => r.name.split('/').pop()).filter((n) => n.endsWith('.wasm')),
+      text: document.body.innerText.slice(0, 300),
+    }));
+    throw new Error(`${e.message}\npage: ${JSON.stringify(state)}\nproblems: ${problems.join('; ')}`);
+  });
 
   // A contents link is an ordinary #anchor and does not re-render the part.
   await page.getByLabel('Admitted by the scheduler (server ms)').fill('41');

@@ -138,10 +138,10 @@ test("dist/sw.js lists exactly the built files, none of the .gz/.br copies, unde
   // kept once the import part has been opened. So are the builds of a few
   // parts that the page does not name (Trunk.toml's loader names only the
   // lesson's); their JS glue goes by its size, near the line.
-  const builds = /^((exercises|author|interview|import)-part|simulate-host)\.js$/;
+  const builds = /^((trace|choice|author|interview|import)-part|simulate-host)\.js$/;
   assert.deepEqual(plan.onDemand.map(([p]) => p).filter((p) => !builds.test(p)).sort(), [
     NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm',
-    'exercises-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
+    'trace-part_bg.wasm', 'choice-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
     'simulate-host_bg.wasm',
   ].sort());
   assert.notEqual((await planFor(buildB)).version, plan.version, 'a changed file is a new version');
@@ -275,11 +275,11 @@ test("offline, a part whose own build was never opened online opens in the full 
   assert.ok(wasm.some((p) => /\/ttft-lab-[0-9a-f]+_bg\.wasm$/.test(p)), `the full app started (${wasm.join(', ')})`);
   await partsNavLink(page, 'Lesson').click();
   assert.ok(await checklist(page).nth(0).isChecked(), 'the tick made online is there');
-  // The exercises' own build was asked for and could not come; nothing else failed.
+  // The choice exercise's own build was asked for and could not come; nothing else failed.
   assertNoProblems(problems, {
     allow: [
-      /request failed: .*\/exercises-part(_bg\.wasm|\.js) \(net::ERR_(FAILED|ABORTED)\)/,
-      /HTTP 503 for .*exercises-part/,
+      /request failed: .*\/choice-part(_bg\.wasm|\.js) \(net::ERR_(FAILED|ABORTED)\)/,
+      /HTTP 503 for .*choice-part/,
       /console error: Failed to load resource: .*503/,
     ],
   });

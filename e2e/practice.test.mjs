@@ -411,13 +411,25 @@ test('keyboard alone reaches the trace form in a sensible order', async () => {
 test('leaving a part and coming back keeps everything live: no lost words, other tabs still heard', async () => {
   const { page, context, problems } = await open('interview');
   const nav = page.getByRole('navigation');
-  // Type, then leave before the save pause is over.
+  // Type, then leave before the save pause is over: the interview's own
+  // build hands the page to the lesson's, which hands it to the trace
+  // exercise's; back on the interview (its build has run), the full app.
   await page.getByLabel('Write your answer as you would say it').fill('Written just before leaving.');
   await nav.getByRole('link', { name: 'Lesson' }).click();
+  await waitForApp(page);
   await nav.getByRole('link', { name: 'Trace exercise' }).click();
+  await waitForApp(page);
   await page.getByLabel('H1: Its share of TTFT (%)').fill('70');
   await nav.getByRole('link', { name: 'Interview question' }).click();
+  await waitForApp(page);
   assert.equal(await page.getByLabel('Write your answer as you would say it').inputValue(), 'Written just before leaving.');
+  // Within the full app now: leaving the part unmounts it, which saves too.
+  await page.getByLabel('Write your answer as you would say it').fill('Written again, just before leaving.');
+  await nav.getByRole('link', { name: 'Lesson' }).click();
+  await nav.getByRole('link', { name: 'Interview question' }).click();
+  assert.equal(await page.getByLabel('Write your answer as you would say it').inputValue(), 'Written again, just before leaving.');
+  await nav.getByRole('link', { name: 'Trace exercise' }).click();
+  assert.equal(await page.getByLabel('H1: Its share of TTFT (%)').inputValue(), '70');
 
   // Another tab saves a score and changes the trace answer while this tab is on the lesson.
   await nav.getByRole('link', { name: 'Lesson' }).click();

@@ -1,12 +1,14 @@
 //! The course content the build embedded.
 //!
-//! `build.rs` reads `content/*.toml` into the core's [`Course`] and
-//! [`InterviewPart`] and writes `$OUT_DIR/course.rs`: two functions,
-//! `embedded` and `embedded_interview`, that build the same values from code
-//! (`build/bake.rs` says why code and not JSON). This module includes them.
-//! Only a build that shows the interview, reports to a learning system or
-//! writes the first views calls [`load_interview`], so the others carry
-//! none of the interview's text. A build made without content gives a
+//! `build.rs` reads `content/*.toml` into the core's [`Course`], [`Lesson`]
+//! and [`InterviewPart`] and writes `$OUT_DIR/course.rs`: three functions,
+//! `embedded`, `embedded_lesson` and `embedded_interview`, that build the
+//! same values from code (`build/bake.rs` says why code and not JSON). This
+//! module includes them. Only a build that shows the lesson calls
+//! [`load_lesson`], and only one that shows the interview calls
+//! [`load_interview`] (with the full app, which reports both to a learning
+//! system, and the first views, which show both), so the others carry none
+//! of that text. A build made without content gives a
 //! [`CourseError::Missing`] message instead, which the page shows. Nothing
 //! here panics.
 //!
@@ -15,7 +17,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use ttft_core::content::{Course, InterviewPart};
+use ttft_core::content::{Course, InterviewPart, Lesson};
 
 // `embedded` names the content types itself.
 include!(concat!(env!("OUT_DIR"), "/course.rs"));
@@ -40,6 +42,12 @@ pub fn load() -> Result<Course, CourseError> {
     embedded()
 }
 
+/// The embedded lesson: its sections and their checklists.
+#[cfg(any(feature = "lesson", feature = "lms", feature = "ssr", test))]
+pub fn load_lesson() -> Result<Lesson, CourseError> {
+    embedded_lesson()
+}
+
 /// The embedded interview question and its rubric.
 #[cfg(any(feature = "interview", feature = "lms", feature = "ssr", test))]
 pub fn load_interview() -> Result<InterviewPart, CourseError> {
@@ -49,6 +57,10 @@ pub fn load_interview() -> Result<InterviewPart, CourseError> {
 /// The course, shared with every component through context.
 #[derive(Clone, Debug)]
 pub struct CourseContext(pub Arc<Course>);
+
+/// The lesson, shared through context in a build that shows it.
+#[derive(Clone, Debug)]
+pub struct LessonContext(pub Arc<Lesson>);
 
 /// The interview question and its rubric, shared through context in a
 /// build that shows the interview.

@@ -1,11 +1,14 @@
-//! The way out of a build with only some parts, to the full app.
+//! The way out of a build with only some parts, to the build that shows
+//! the part the learner moves to.
 //!
 //! A learner who opens one part, on the site or embedded in another (but
 //! not in a learning system), gets the smallest build of this app that
-//! shows it: the shell, the lesson and the worked timeline are in every
-//! build, and each `src/bin/*-part.rs` adds one group of parts (Cargo.toml's
-//! [features]): the lesson's alone (`lesson-part`, about 40% of the full
-//! app's bytes), the exercises and the authoring page (`exercises-part`),
+//! shows it: the shell is in every build, and each `src/bin/*-part.rs` adds
+//! one group of parts (Cargo.toml's [features]): the lesson and the worked
+//! timeline (`lesson-part`, about a third of the full app's bytes), the
+//! trace exercise (`trace-part`), the configuration choice (`choice-part`),
+//! both with an instructor's own exercise and the authoring page
+//! (`author-part`),
 //! the interview (`interview-part`), the import page (`import-part`), the
 //! simulate part's host (`simulate-host`). A part loads what it alone needs
 //! and no more, so it works sooner on a slow phone. index.html's start-up
@@ -15,23 +18,29 @@
 //! Following a link to a part the build does not show, or going back to
 //! one, hands the page over instead of showing the part: this build's nodes
 //! go, the part's static first view takes their place exactly as on a fresh
-//! load of its address (index.html's `ttftShowFirstView`), and the full app
-//! is fetched and started (`ttftStartFullApp`), which takes over from that
-//! view as it always does, focus on `<main>` and anything typed included.
+//! load of its address (index.html's `ttftShowFirstView`), and the next
+//! build is fetched and started (Trunk.toml's `ttftStartAppFor`), which
+//! takes over from that view as any build does on a fresh load, focus on
+//! `<main>` and anything typed included. The next build is the one a fresh
+//! load of the new address would start (the trace exercise's from the
+//! lesson, say), or the full app, which shows every part and never hands
+//! over, when that build has already run in this page: a learner moving
+//! about loads each part's build once at most, and then the full app.
 //! The address changes as with any move between parts and nothing reloads.
-//! What the learner saved is in storage, which the full app reads as it
+//! What the learner saved is in storage, which the next build reads as it
 //! starts; what this page could not save (a browser that keeps nothing, a
 //! full quota) goes with the page as JSON on `window`
-//! ([`crate::storage::Unsaved`]), which the full app's store reads through
-//! until it is saved.
+//! ([`crate::storage::Unsaved`]), which the next build's store reads
+//! through until it is saved.
 //!
-//! Until the full app runs, a click on a link to a part in the first view,
-//! or the back button, shows that part's first view in place, as the
-//! navigation would.
+//! Until the next build runs, a click on a link to a part in the first
+//! view, or the back button, shows that part's first view in place, as the
+//! navigation would; if the next build then finds the address names a part
+//! it lacks, it hands the page on in turn.
 //!
 //! After that this build stays loaded but answers nothing: its listeners
 //! for the back button and for other tabs' saves see [`handed_over`] and
-//! return, so it never writes over what the full app saves. In the full
+//! return, so it never writes over what the next build saves. In the full
 //! build nothing is handed over ([`served_here`] is true for every part).
 
 use crate::storage::{Store, Unsaved};
@@ -45,7 +54,7 @@ thread_local! {
 }
 
 /// The name of the global that carries [`Unsaved`] work, as JSON, from
-/// this build to the full app.
+/// this build to the next.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 const UNSAVED_GLOBAL: &str = "ttftUnsavedWork";
 
@@ -74,13 +83,13 @@ fn unsaved_of_page() -> Unsaved {
 }
 
 /// Whether this build shows `part` itself: every part in the full app; in
-/// a build of a few, the lesson, the worked timeline and the parts its
-/// features add (Cargo.toml). `src/lib.rs`'s `part_view` shows a part
+/// a build of a few, the parts its features add (Cargo.toml). `src/lib.rs`'s `part_view` shows a part
 /// under the same features.
 pub fn served_here(part: CoursePart) -> bool {
     match part {
-        CoursePart::Lesson | CoursePart::Timeline => true,
-        CoursePart::Trace | CoursePart::Choice => cfg!(feature = "exercises"),
+        CoursePart::Lesson | CoursePart::Timeline => cfg!(feature = "lesson"),
+        CoursePart::Trace => cfg!(feature = "trace"),
+        CoursePart::Choice => cfg!(feature = "choice"),
         CoursePart::Author => cfg!(feature = "authoring"),
         CoursePart::Interview => cfg!(feature = "interview"),
         CoursePart::Import => cfg!(feature = "import"),
@@ -90,8 +99,8 @@ pub fn served_here(part: CoursePart) -> bool {
 
 /// Whether this build shows the address `search` as it asks: its part, and
 /// for the trace and choice parts an instructor's own exercise (`content=`,
-/// `src=`) only in a build with the authoring feature (the exercises' build
-/// shows the course's own; other parts ignore those keys). index.html's
+/// `src=`) only in a build with the authoring feature (the trace and choice
+/// builds show the course's own; other parts ignore those keys). index.html's
 /// start-up script picks the build by the same rule; an address it read
 /// differently starts here and is handed over at once (`crate::start`).
 pub fn serves_address(search: &str) -> bool {
@@ -101,17 +110,43 @@ pub fn serves_address(search: &str) -> bool {
     served_here(part) && (!authored || cfg!(feature = "authoring"))
 }
 
-/// True once this build has given the page to the full app.
+/// Whether this build took the page over from another (and forgets it):
+/// the part's `<main>` then gets focus, as after any move between parts.
+pub fn arrived_by_hand_over() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        in_browser::take_arrival()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+/// True once this build has given the page to another.
 pub fn handed_over() -> bool {
     HANDED_OVER.with(Cell::get)
 }
 
-/// Gives the page to the full app, which shows `part` (the address names
-/// it already). Natively there is no page: it only records the hand-over.
-pub fn to_full_app(part: CoursePart) {
+/// The window event a build fires just before it hands the page over:
+/// a part that holds work back for a moment (the interview's answer,
+/// saved after a pause in typing) saves it now, as it does when the page
+/// is hidden, since this build's parts are never left the usual way.
+pub const LEAVING_EVENT: &str = "ttft-handing-over";
+
+/// The global a build sets on `window` as it hands the page over, so that
+/// the next build, taking over, moves focus to its `<main>` even when the
+/// part's first view had not arrived to hold it.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const ARRIVING_GLOBAL: &str = "ttftHandedOver";
+
+/// Gives the page to the build that shows `part` (the address names it
+/// already). Natively there is no page: it only records the hand-over.
+pub fn to_next_build(part: CoursePart) {
     if HANDED_OVER.with(|h| h.replace(true)) {
         return;
     }
+    // Work held back is saved (or, storage refusing, kept to hand over).
+    #[cfg(target_arch = "wasm32")]
+    in_browser::announce_leaving();
     let unsaved = unsaved_of_page();
     #[cfg(target_arch = "wasm32")]
     in_browser::hand_over(part, &unsaved);
@@ -119,10 +154,10 @@ pub fn to_full_app(part: CoursePart) {
     let _ = (part, unsaved);
 }
 
-/// The back or forward button, after a hand-over: until the full app has
+/// The back or forward button, after a hand-over: until the next build has
 /// started, the page shows the first view of the part the address now
 /// names (the loading line for the lesson, whose view is gone); once it
-/// has, the full app follows the address itself.
+/// has, that build follows the address itself.
 pub fn moved_while_handing_over(part: CoursePart) {
     #[cfg(target_arch = "wasm32")]
     in_browser::show_first_view_of(part, false);
@@ -144,9 +179,27 @@ mod in_browser {
         text
     }
 
+    /// Fires [`super::LEAVING_EVENT`] on `window`, synchronously.
+    pub(super) fn announce_leaving() {
+        let Some(window) = web_sys::window() else { return };
+        if let Ok(event) = web_sys::Event::new(super::LEAVING_EVENT) {
+            let _ = window.dispatch_event(&event);
+        }
+    }
+
+    /// Takes the hand-over's arrival mark off `window`.
+    pub(super) fn take_arrival() -> bool {
+        let Some(window) = web_sys::window() else { return false };
+        let key = JsValue::from_str(super::ARRIVING_GLOBAL);
+        let arrived = js_sys::Reflect::get(&window, &key).ok().is_some_and(|v| v.is_truthy());
+        let _ = js_sys::Reflect::delete_property(&window, &key);
+        arrived
+    }
+
     pub(super) fn hand_over(part: CoursePart, unsaved: &super::Unsaved) {
         let Some(window) = web_sys::window() else { return };
         let Some(document) = window.document() else { return };
+        let _ = js_sys::Reflect::set(&window, &JsValue::from_str(super::ARRIVING_GLOBAL), &JsValue::TRUE);
         if !unsaved.is_empty() {
             if let Ok(text) = serde_json::to_string(unsaved) {
                 let _ = js_sys::Reflect::set(&window, &JsValue::from_str(super::UNSAVED_GLOBAL), &JsValue::from_str(&text));
@@ -183,10 +236,10 @@ mod in_browser {
         }
         move_to(part);
         follow_links_until_ready(&document);
-        call(&window, "ttftStartFullApp", &JsValue::UNDEFINED);
+        call(&window, "ttftStartAppFor", &JsValue::UNDEFINED);
     }
 
-    /// Until the full app runs, a plain click on a link to a part in the
+    /// Until the next build runs, a plain click on a link to a part in the
     /// first view moves there as the app's navigation would (the address,
     /// the part's first view, focus), instead of loading the page anew,
     /// which would lose what this page keeps in memory only.
@@ -225,14 +278,14 @@ mod in_browser {
 
     /// Shows `part`'s first view at the top of the page with focus on its
     /// `<main>`, where a keyboard user starts after any move between parts
-    /// (the full app moves focus to its own `<main>` when it takes over).
+    /// (the next build moves focus to its own `<main>` when it takes over).
     /// The view is a file of its own (fetched once), so index.html's
     /// script scrolls and moves focus once the view is in.
     fn move_to(part: CoursePart) {
         show_first_view_of(part, true);
     }
 
-    /// Until the full app runs (no `data-ready`): the title, and `part`'s
+    /// Until the next build runs (no `data-ready`): the title, and `part`'s
     /// first view in place of the one on show (index.html's
     /// `ttftShowFirstView`), with focus on its `<main>` if `focus`.
     pub(super) fn show_first_view_of(part: CoursePart, focus: bool) {
@@ -284,9 +337,9 @@ mod tests {
     #[test]
     fn a_hand_over_is_recorded_once() {
         assert!(!handed_over());
-        to_full_app(CoursePart::Trace);
+        to_next_build(CoursePart::Trace);
         assert!(handed_over());
-        to_full_app(CoursePart::Choice);
+        to_next_build(CoursePart::Choice);
         assert!(handed_over());
     }
 }

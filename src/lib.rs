@@ -39,7 +39,7 @@ pub mod storage;
 pub mod timeline_entry;
 pub mod worker;
 
-#[cfg(feature = "exercises")]
+#[cfg(any(feature = "trace", feature = "choice"))]
 use components::authoring::authored_content::AuthoredKind;
 #[cfg(feature = "authoring")]
 use components::authoring::authored_content::AuthoredPart;
@@ -56,16 +56,22 @@ use components::import::import_page::ImportPage;
 #[cfg(feature = "simulate")]
 use components::simulate::host::SimulateHost;
 use components::offline_status::OfflineStatus;
+#[cfg(feature = "lesson")]
 use components::lesson::LessonPage;
 #[cfg(feature = "interview")]
 use components::practice::interview::InterviewPage;
-#[cfg(feature = "exercises")]
-use components::practice::{config_choice::ConfigChoicePage, trace_exercise::TraceExercisePage};
+#[cfg(feature = "choice")]
+use components::practice::config_choice::ConfigChoicePage;
+#[cfg(feature = "trace")]
+use components::practice::trace_exercise::TraceExercisePage;
 use components::site_header::SiteHeader;
 use components::storage_status::StorageStatus;
+#[cfg(feature = "lesson")]
 use components::worked_timeline::WorkedTimelineWidget;
 use connection::Online;
 use course::{CourseContext, CourseError};
+#[cfg(feature = "lesson")]
+use course::LessonContext;
 #[cfg(feature = "interview")]
 use course::InterviewContext;
 use leptos::prelude::*;
@@ -107,6 +113,13 @@ pub fn Shell(
         Ok(course) => {
             let course = Arc::new(course);
             provide_context(CourseContext(Arc::clone(&course)));
+            // The lesson's text, only in a build that shows or reports it.
+            #[cfg(any(feature = "lesson", feature = "lms"))]
+            let lesson = course::load_lesson().ok().map(Arc::new);
+            #[cfg(feature = "lesson")]
+            if let Some(lesson) = &lesson {
+                provide_context(LessonContext(Arc::clone(lesson)));
+            }
             // The interview question and its rubric, only in a build that
             // shows or reports the interview (course.rs).
             #[cfg(any(feature = "interview", feature = "lms"))]
@@ -121,9 +134,9 @@ pub fn Shell(
             // with fewer parts never runs inside one: index.html starts the
             // full app wherever a window above has a SCORM API.)
             #[cfg(feature = "lms")]
-            let _lms = interview
-                .as_ref()
-                .and_then(|interview| lms::connect(&store, &course, interview, checklist.clone()));
+            let _lms = lesson.as_ref().zip(interview.as_ref()).and_then(|(lesson, interview)| {
+                lms::connect(&store, &course, lesson, interview, checklist.clone())
+            });
             (move || {
                 results.restart();
                 part_view(nav.current(), &course, embedded)
@@ -171,6 +184,8 @@ pub fn Shell(
 }
 
 fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView {
+    // The import page's and the simulate part's builds show no course content.
+    let _ = course;
     // Read from the address as it is now: moving between parts drops
     // `content=`, and the built-in exercise comes back with it.
     let content = Embedding::from_address().options().content.clone();
@@ -182,10 +197,15 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     };
     // Without the authoring feature, an address with an instructor's own
     // exercise never starts this build (`hand_over::serves_address`).
-    #[cfg(all(feature = "exercises", not(feature = "authoring")))]
+    #[cfg(all(any(feature = "trace", feature = "choice"), not(feature = "authoring")))]
     let authored = |_: AuthoredKind| None::<AnyView>;
     let body = match part {
-        CoursePart::Lesson => view! { <LessonPage course=Arc::clone(course) /> }.into_any(),
+        #[cfg(feature = "lesson")]
+        CoursePart::Lesson => match use_context::<LessonContext>() {
+            Some(LessonContext(lesson)) => view! { <LessonPage lesson=lesson course=Arc::clone(course) /> }.into_any(),
+            None => not_loaded("The lesson could not be loaded"),
+        },
+        #[cfg(feature = "lesson")]
         CoursePart::Timeline => view! {
             <article class="timeline-part">
                 <h1 id="page-title">"Worked timeline: one request's time to first token"</h1>
@@ -193,12 +213,12 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
             </article>
         }
         .into_any(),
-        #[cfg(feature = "exercises")]
+        #[cfg(feature = "trace")]
         CoursePart::Trace => match authored(AuthoredKind::Trace) {
             Some(v) => v.into_any(),
             None => view! { <TraceExercisePage exercise=course.trace_exercise.clone() /> }.into_any(),
         },
-        #[cfg(feature = "exercises")]
+        #[cfg(feature = "choice")]
         CoursePart::Choice => match authored(AuthoredKind::Choice) {
             Some(v) => v.into_any(),
             None => view! { <ConfigChoicePage exercise=course.config_exercise.clone() /> }.into_any(),
@@ -209,13 +229,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
                 <InterviewPage interview=part.interview.clone() rows=course.trace_exercise.requests.clone() />
             }
             .into_any(),
-            // Built from the same content as the course: absent only with it.
-            None => view! {
-                <div class="load-error" role="alert">
-                    <h1 id="page-title">"The interview question could not be loaded"</h1>
-                </div>
-            }
-            .into_any(),
+            None => not_loaded("The interview question could not be loaded"),
         },
         #[cfg(feature = "import")]
         CoursePart::Import => view! { <ImportPage /> }.into_any(),
@@ -224,7 +238,7 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
         #[cfg(feature = "authoring")]
         CoursePart::Author => view! { <AuthoringPage course=Arc::clone(course) /> }.into_any(),
         // A build without every part shows only its own: the navigation
-        // hands the page to the full app before another is asked for
+        // hands the page to another build before another is asked for
         // (`hand_over::served_here`).
         #[cfg(not(every_part))]
         _ => ().into_any(),
@@ -240,6 +254,19 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
     view! { {body}{panel} }.into_any()
 }
 
+/// A part whose content is not in this build: built from the same content
+/// as the course, it is absent only when the course is (which the page
+/// says in place of any part).
+#[cfg(any(feature = "lesson", feature = "interview"))]
+fn not_loaded(title: &'static str) -> AnyView {
+    view! {
+        <div class="load-error" role="alert">
+            <h1 id="page-title">{title}</h1>
+        </div>
+    }
+    .into_any()
+}
+
 /// Starts the app over the embedded course and the browser's storage, in
 /// tasks of its own after the wasm's: reading the course (and compiling its
 /// reader) in one, the part's first render in the next ([`take_over`]). A
@@ -247,11 +274,12 @@ fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView 
 /// the browser can paint and answer input in between, and the static first
 /// view stays in place (and usable) until the app takes it over.
 pub fn start() {
-    // An address this build does not show as asked, which index.html's
-    // start-up script read differently, goes to the full app at once.
+    // An address this build does not show as asked (index.html's start-up
+    // script read it differently, or the learner moved on while this build
+    // arrived after a hand-over) goes to the next build at once.
     let search = address::search();
     if !hand_over::serves_address(&search) {
-        hand_over::to_full_app(CoursePart::from_search(&search));
+        hand_over::to_next_build(CoursePart::from_search(&search));
         return;
     }
     set_timeout(
@@ -278,6 +306,19 @@ pub fn start() {
 /// Focus on a link or control in the first view moves to the same one in
 /// the app.
 fn take_over(course: Result<Course, CourseError>, store: Store) {
+    // The learner may have moved to a part this build lacks while it
+    // started: the page is the next build's now.
+    if hand_over::handed_over() {
+        return;
+    }
+    // Or moved (Back, during the hand-over that started this build) before
+    // this build listens for moves: the app would draw nothing for a part
+    // it lacks, so that part goes to the next build now.
+    let search = address::search();
+    if !hand_over::serves_address(&search) {
+        hand_over::to_next_build(CoursePart::from_search(&search));
+        return;
+    }
     if let Some(app) =
         components::later::mount_in_steps(move || view! { <Shell course=course store=store /> }, put_in_page)
     {
@@ -286,8 +327,13 @@ fn take_over(course: Result<Course, CourseError>, store: Store) {
     }
 }
 
-/// The app's finished nodes, in `host`, take the first view's place.
+/// The app's finished nodes, in `host`, take the first view's place,
+/// unless this build handed the page over while it drew them (Back, or a
+/// link in the first view, to a part it lacks): then they never go in.
 fn put_in_page(host: web_sys::HtmlElement) {
+    if hand_over::handed_over() {
+        return;
+    }
     let first_view = document().get_element_by_id("first-view");
     let focused = first_view.as_ref().and_then(focused_control);
     let typed = first_view.as_ref().map(typed_values).unwrap_or_default();
@@ -320,8 +366,18 @@ fn put_in_page(host: web_sys::HtmlElement) {
             std::time::Duration::ZERO,
         );
     }
+    // A build that took the page over from another focuses the part's
+    // `<main>` (which the first view, had it arrived, would have held).
+    let arrived = hand_over::arrived_by_hand_over();
     if let Some(focused) = focused {
         focus_control(focused);
+    } else if arrived {
+        if let Some(main) = document()
+            .get_element_by_id("main")
+            .and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok())
+        {
+            let _ = main.focus();
+        }
     }
     if let Some(boot) = document().get_element_by_id("boot") {
         boot.remove();

@@ -76,9 +76,9 @@ impl Navigator {
         if let Ok(history) = window().history() {
             let _ = history.push_state_with_url(&JsValue::NULL, "", Some(href));
         }
-        // A build without this part gives the page to the full app instead.
+        // A build without this part gives the page to one with it instead.
         if !crate::hand_over::served_here(part) {
-            crate::hand_over::to_full_app(part);
+            crate::hand_over::to_next_build(part);
             return;
         }
         self.part.set(part);
@@ -95,7 +95,7 @@ fn follow_address(part: RwSignal<CoursePart>) {
     // part would throw away what the learner typed.
     if part.get_untracked() != now {
         if !crate::hand_over::served_here(now) {
-            crate::hand_over::to_full_app(now);
+            crate::hand_over::to_next_build(now);
             return;
         }
         part.set(now);

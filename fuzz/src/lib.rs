@@ -69,20 +69,22 @@ pub fn share(data: &[u8]) {
     let _ = check_total(Some(text), 4_000_000);
 }
 
-/// A whole course from JSON (the course every part reads and the interview
-/// part, side by side in one object), validated, with its exercises checked
+/// A whole course from JSON (the course every part reads, the lesson under
+/// `lesson`, and the interview part, side by side in one object), validated, with its exercises checked
 /// against empty answers.
 pub fn course(data: &[u8]) {
     let Ok(whole) = serde_json::from_slice::<serde_json::Value>(data) else {
         return;
     };
-    let (Ok(course), Ok(interview)) = (
+    let lesson = whole.get("lesson").cloned().unwrap_or_default();
+    let (Ok(course), Ok(lesson), Ok(interview)) = (
         serde_json::from_value::<Course>(whole.clone()),
+        serde_json::from_value::<ttft_core::content::Lesson>(lesson),
         serde_json::from_value::<ttft_core::content::InterviewPart>(whole),
     ) else {
         return;
     };
-    for problem in ttft_core::content::validate::validate_course(&course, &interview) {
+    for problem in ttft_core::content::validate::validate_course(&course, &lesson, &interview) {
         assert!(!problem.path.is_empty(), "every problem has a path");
     }
     let _ = ttft_core::exercises::trace_exercise::check_trace(&course.trace_exercise, &[]).tally();

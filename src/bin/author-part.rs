@@ -1,4 +1,4 @@
-//! A build of the app with the shell, the lesson, the worked timeline, the
+//! A build of the app with the shell, the
 //! trace and choice exercises, an instructor's own exercise (`content=`,
 //! `src=`) and the authoring page (`--no-default-features --features
 //! csr,authoring`), which index.html starts for the authoring page and for

@@ -1,4 +1,4 @@
-//! A build of the app with the shell, the lesson, the worked timeline and
+//! A build of the app with the shell and
 //! the trace import page
 //! (`--no-default-features --features csr,import`), which index.html
 //! starts for that part instead of the full app; built and handed over as

@@ -1,4 +1,4 @@
-//! A build of the app with the shell, the lesson, the worked timeline and
+//! A build of the app with the shell and
 //! the simulate part's host, which loads that part's own page (`simulate-part`)
 //! (`--no-default-features --features csr,simulate`), which index.html
 //! starts for that part instead of the full app; built and handed over as

@@ -17,15 +17,16 @@ use crate::components::worked_timeline::WorkedTimelineWidget;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::content::markup::is_allowed_href;
-use ttft_core::content::{Block, Course, Section, Widget};
+use ttft_core::content::{Block, Course, Lesson, Section, Widget};
 
 /// The lesson part of the course.
 #[component]
 pub fn LessonPage(
-    /// The whole course (the worked timeline widget needs its own data).
+    /// The lesson's sections.
+    lesson: Arc<Lesson>,
+    /// What every part reads (the worked timeline widget needs its data).
     course: Arc<Course>,
 ) -> impl IntoView {
-    let lesson = &course.lesson;
     let contents = lesson
         .sections
         .iter()

@@ -44,7 +44,7 @@ use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::sync::{Arc, Mutex, PoisonError};
-use ttft_core::content::{Course, InterviewPart};
+use ttft_core::content::{Course, InterviewPart, Lesson};
 use ttft_core::history::SavedScores;
 use ttft_core::lms::cmi;
 use ttft_core::lms::interaction::{self, Interaction};
@@ -146,6 +146,7 @@ pub struct Connection {
     host: Host,
     store: Store,
     course: Arc<Course>,
+    lesson: Arc<Lesson>,
     interview: Arc<InterviewPart>,
     values: Values,
     session: Arc<Mutex<Session>>,
@@ -228,7 +229,7 @@ impl Connection {
         }
         let standard = self.host.standard;
         let grade = progress::grade(p, &self.course, &self.interview.rubric);
-        let done = progress::completed(p, &self.course.lesson);
+        let done = progress::completed(p, &self.lesson);
         let packed = pack(p, standard.suspend_limit());
         let pass_at = self.session().pass_at;
         let mut values = standard.report(&grade, done, pass_at);
@@ -420,11 +421,12 @@ fn on_page(event: &str, handler: impl Fn() + 'static) {
 pub fn connect(
     store: &Store,
     course: &Arc<Course>,
+    lesson: &Arc<Lesson>,
     interview: &Arc<InterviewPart>,
     checklist: Stored<Checklist>,
 ) -> Option<Connection> {
     let host = host::find()?;
-    connect_to(host, store, course, interview, checklist)
+    connect_to(host, store, course, lesson, interview, checklist)
 }
 
 /// [`connect`] once a host is found. A function of its own, never inlined:
@@ -435,6 +437,7 @@ fn connect_to(
     host: host::Host,
     store: &Store,
     course: &Arc<Course>,
+    lesson: &Arc<Lesson>,
     interview: &Arc<InterviewPart>,
     checklist: Stored<Checklist>,
 ) -> Option<Connection> {
@@ -450,6 +453,7 @@ fn connect_to(
         host: host.clone(),
         store: store.clone(),
         course: Arc::clone(course),
+        lesson: Arc::clone(lesson),
         interview: Arc::clone(interview),
         values,
         session: Arc::new(Mutex::new(Session {

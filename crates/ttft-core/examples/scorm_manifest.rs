@@ -19,7 +19,7 @@
 //! a manifest already there.
 
 use std::path::{Path, PathBuf};
-use ttft_core::content::Course;
+use ttft_core::content::Lesson;
 use ttft_core::lms::cmi::Standard;
 use ttft_core::lms::manifest::{manifest, Package, ENTRY};
 
@@ -63,12 +63,7 @@ fn run() -> Result<String, String> {
         other => return Err(format!("unknown standard {other:?}: use 12 or 2004")),
     };
     let content_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../content");
-    let course = Course {
-        lesson: content(&content_dir, "lesson.toml")?,
-        worked_timeline: content(&content_dir, "worked_timeline.toml")?,
-        trace_exercise: content(&content_dir, "trace_exercise.toml")?,
-        config_exercise: content(&content_dir, "config_exercise.toml")?,
-    };
+    let lesson: Lesson = content(&content_dir, "lesson.toml")?;
     let root = PathBuf::from(dir);
     let mut files = Vec::new();
     files_under(&root, &root, &mut files)?;
@@ -76,7 +71,7 @@ fn run() -> Result<String, String> {
     if !files.iter().any(|f| f == ENTRY) {
         return Err(format!("{dir} has no {ENTRY}: run the release build first"));
     }
-    Ok(manifest(standard, &course, &Package { version, files: &files }))
+    Ok(manifest(standard, &lesson, &Package { version, files: &files }))
 }
 
 fn main() {

@@ -43,10 +43,11 @@ fn read<T: DeserializeOwned>(name: &str, problems: &mut Vec<String>) -> Option<T
     }
 }
 
-/// The course every part reads and the interview part, as the full app
-/// holds them; it reads as the [`Course`] it holds.
+/// The course every part reads, the lesson and the interview part, as the
+/// full app holds them; it reads as the [`Course`] it holds.
 struct Whole {
     course: Course,
+    lesson: Lesson,
     interview: Interview,
     rubric: Rubric,
 }
@@ -93,11 +94,11 @@ fn load() -> Result<Whole, Vec<String>> {
             Some(rubric),
         ) => Ok(Whole {
             course: Course {
-                lesson,
                 worked_timeline,
                 trace_exercise,
                 config_exercise,
             },
+            lesson,
             interview,
             rubric,
         }),
@@ -309,7 +310,7 @@ fn problems() -> Vec<String> {
         Ok(course) => course,
         Err(problems) => return problems,
     };
-    let mut problems: Vec<String> = validate_course(&course, &course.interview_part())
+    let mut problems: Vec<String> = validate_course(&course, &course.lesson, &course.interview_part())
         .iter()
         .map(|p| p.to_string())
         .collect();

@@ -362,12 +362,17 @@ fn answer_box(work: Stored<InterviewWork>, limit: usize) -> (AnyView, Signal<usi
             let save = save.clone();
             window_event_listener_untyped("visibilitychange", move |_| save())
         };
+        let on_handing_over = {
+            let save = save.clone();
+            window_event_listener_untyped(crate::hand_over::LEAVING_EVENT, move |_| save())
+        };
         let last_save = save.clone();
         on_cleanup(move || {
             // Leaving the part within the pause still keeps the last words.
             last_save();
             on_pagehide.remove();
             on_hidden.remove();
+            on_handing_over.remove();
         });
     }
     let chars = Signal::derive(move || text.with(|t| t.chars().count()));

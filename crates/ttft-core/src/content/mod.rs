@@ -25,13 +25,12 @@ use ttft_latency::time::{group_thousands, Micros};
 use ttft_latency::timing::{Durations, Events, Outcome, RequestTrace, Timing};
 
 /// What every part of the course reads, one field a content file: the
-/// lesson, the worked timeline and the two exercises (the lesson's prose
-/// quotes the exercises' figures). The interview question and its rubric
-/// are an [`InterviewPart`] of their own, so a build that does not show
-/// the interview carries none of its text.
+/// worked timeline and the two exercises, whose figures any part's prose
+/// may quote. The [`Lesson`]'s text, and the interview question with its
+/// rubric (an [`InterviewPart`]), are values of their own, so a build that
+/// does not show them carries none of their text.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Course {
-    pub lesson: Lesson,
     pub worked_timeline: WorkedTimeline,
     pub trace_exercise: TraceExercise,
     pub config_exercise: ConfigExercise,

@@ -443,12 +443,6 @@ mod tests {
             reasoning: String::new(),
         };
         Course {
-            lesson: Lesson {
-                title: String::new(),
-                summary: String::new(),
-                study_minutes: 60,
-                sections: vec![],
-            },
             worked_timeline: crate::content::validate::tests::timeline(),
             trace_exercise: TraceExercise {
                 id: "t".into(),

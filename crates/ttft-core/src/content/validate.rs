@@ -287,11 +287,11 @@ fn interview_strings<'a>(i: &'a Interview, r: &'a Rubric) -> Vec<(String, &'a st
     all
 }
 
-/// Every problem in the whole course: what every part reads, and the
-/// interview part.
-pub fn validate_course(course: &Course, interview: &InterviewPart) -> Vec<ContentProblem> {
+/// Every problem in the whole course: what every part reads, the lesson,
+/// and the interview part.
+pub fn validate_course(course: &Course, lesson: &Lesson, interview: &InterviewPart) -> Vec<ContentProblem> {
     let mut p = Problems(Vec::new());
-    p.0.extend(validate_lesson(&course.lesson));
+    p.0.extend(validate_lesson(lesson));
     p.0.extend(validate_worked_timeline(&course.worked_timeline));
     p.0.extend(validate_trace_exercise(&course.trace_exercise));
     p.0.extend(validate_config_exercise(&course.config_exercise));
@@ -332,7 +332,7 @@ pub fn validate_course(course: &Course, interview: &InterviewPart) -> Vec<Conten
             .chain(workloads),
     );
     let all = Sources::course(course);
-    p.prose(&all, lesson_strings(&course.lesson));
+    p.prose(&all, lesson_strings(lesson));
     p.prose(
         &all,
         [(

@@ -21,7 +21,7 @@
 //! the file names), or ship the standards' XSD files, which are ADL's and
 //! IMS's texts, not ours.
 
-use crate::content::Course;
+use crate::content::Lesson;
 use crate::course_part::CoursePart;
 use crate::lms::cmi::{passing_threshold, Standard};
 
@@ -80,8 +80,8 @@ pub fn escape(text: &str) -> String {
 /// The entry page, relative to the package's root.
 pub const ENTRY: &str = "index.html";
 
-/// The course's description: its summary, then its parts.
-pub fn description(course: &Course) -> String {
+/// The course's description: the lesson's summary, then its parts.
+pub fn description(lesson: &Lesson) -> String {
     let names: Vec<&str> = parts().iter().map(|(_, n)| *n).collect();
     let listed = match names.as_slice() {
         [] => String::new(),
@@ -92,14 +92,15 @@ pub fn description(course: &Course) -> String {
         "{} It has {listed}. It reports one score for the graded work (the trace exercise, the configuration \
          choice, the interview self-score and its readiness rule) and is complete when the lesson's \
          checklist is ticked.",
-        course.lesson.summary.trim(),
+        lesson.summary.trim(),
     )
 }
 
 /// The manifest for `standard`.
-pub fn manifest(standard: Standard, course: &Course, package: &Package) -> String {
-    let title = escape(&course.lesson.title);
-    let description = escape(&description(course));
+/// The course is named by its lesson's title and summary.
+pub fn manifest(standard: Standard, lesson: &Lesson, package: &Package) -> String {
+    let title = escape(&lesson.title);
+    let description = escape(&description(lesson));
     let version = escape(package.version);
     let first = parts().first().map_or("lesson", |(id, _)| *id);
     let files: String = package
@@ -199,7 +200,7 @@ pub fn manifest(standard: Standard, course: &Course, package: &Package) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lms::progress::tests::course;
+    use crate::lms::progress::tests::lesson;
 
     fn files() -> Vec<String> {
         ["index.html", "ttft-lab-1a2b_bg.wasm", "ttft-lab-1a2b.js", "exercises/a&b.json"]
@@ -221,7 +222,7 @@ mod tests {
     /// resource that is a SCO with an href listed among its files.
     fn check(standard: Standard, namespace: &str, schema_version: &str, scorm_type: (&str, &str)) {
         let files = files();
-        let text = manifest(standard, &course(), &Package { version: "0.1.0", files: &files });
+        let text = manifest(standard, &lesson(), &Package { version: "0.1.0", files: &files });
         let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let root = doc.root_element();
         assert_eq!(root.tag_name().name(), "manifest");
@@ -236,7 +237,7 @@ mod tests {
             .children()
             .find(|o| o.attribute("identifier") == Some(default))
             .expect("the default organization exists");
-        assert_eq!(child(org, "title").text(), Some(course().lesson.title.as_str()));
+        assert_eq!(child(org, "title").text(), Some(lesson().title.as_str()));
         let item = child(org, "item");
         assert!(child(item, "title").text().is_some());
         let resources = child(root, "resources");
@@ -270,7 +271,7 @@ mod tests {
             "1.2",
             ("scormtype", "http://www.adlnet.org/xsd/adlcp_rootv1p2"),
         );
-        let text = manifest(Standard::Scorm12, &course(), &Package { version: "1", files: &[] });
+        let text = manifest(Standard::Scorm12, &lesson(), &Package { version: "1", files: &[] });
         assert!(text.contains("<adlcp:masteryscore>80</adlcp:masteryscore>"));
     }
 
@@ -282,7 +283,7 @@ mod tests {
             "2004 4th Edition",
             ("scormType", "http://www.adlnet.org/xsd/adlcp_v1p3"),
         );
-        let text = manifest(Standard::Scorm2004, &course(), &Package { version: "1", files: &[] });
+        let text = manifest(Standard::Scorm2004, &lesson(), &Package { version: "1", files: &[] });
         assert!(text.contains("<imsss:minNormalizedMeasure>0.8</imsss:minNormalizedMeasure>"));
         assert!(text.contains("parameters=\"?part=lesson\""));
     }
