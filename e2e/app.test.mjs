@@ -433,11 +433,13 @@ describe('when the app cannot run', () => {
       { allow: [/\.wasm/] },
     ));
 
-  test('without JavaScript the page says it needs it', () =>
+  test('without JavaScript the page goes to the plain lesson, which says what needs it', () =>
     check(
       async (page) => {
         await page.goto(server.url);
-        assert.ok(await page.getByText(/needs JavaScript/).isVisible(), 'the page says it needs JavaScript');
+        await page.waitForURL(/\/lesson\.html$/);
+        await page.waitForLoadState('load');
+        assert.ok(await page.getByText(/needs JavaScript/).isVisible(), 'the page says what needs JavaScript');
         const loading = page.getByRole('status').filter({ hasText: /Loading/ });
         assert.equal(await loading.count(), 0, 'no endless "Loading" line');
       },

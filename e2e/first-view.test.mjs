@@ -1,7 +1,8 @@
 //! e2e/first-view.test.mjs: every part's static first view, which the
 //! release step writes into the page from the app's own components
-//! (src/first_view.rs), as a learner meets it. With scripting off the lesson
-//! reads (headings, paragraphs, landmarks, the skip link); with scripting
+//! (src/first_view.rs), as a learner meets it. With scripting off the page
+//! sends the browser to the lesson's plain page, which reads (headings,
+//! paragraphs, landmarks, the skip link) with the app's styles; with scripting
 //! on each part's view passes axe, shows before the wasm has arrived,
 //! without the loading line, says the same words the app then shows
 //! (neither has text the other lacks), and the app takes it over without
@@ -10,7 +11,7 @@
 //! same view with its embed bar instead of the site's header and without
 //! what only the full page has, and is taken over the same way; an unknown
 //! part, a part that is not embedded and an instructor's exercise show the
-//! loading line. Each part but the lesson fetches its view, its own only,
+//! loading line. Each part fetches its view, its own only,
 //! from a file: one that cannot be fetched leaves the loading line (and the
 //! app starts), one that arrives after the app is dropped.
 //!
@@ -20,7 +21,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
+  DIST,
   assertNoProblems,
   axeCheck,
   launchBrowser,
@@ -120,10 +124,13 @@ async function assertTakenOver(page, state, { afterInput = true } = {}) {
 const loadingLine = (page) => page.getByRole('status').filter({ hasText: /Loading/ });
 
 describe('with scripting off', () => {
-  test('the lesson reads: landmarks, skip link, headings and paragraphs', async () => {
+  test('the lesson reads, as a plain page: landmarks, skip link, headings and paragraphs', async () => {
     const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780, javaScriptEnabled: false });
     try {
-      await page.goto(partUrl(server, 'lesson'));
+      // Any address goes to the lesson's plain page (no view can be fetched).
+      await page.goto(partUrl(server, 'trace'));
+      await page.waitForURL(/\/lesson\.html$/);
+      await page.waitForLoadState('load');
       assert.ok(await lessonHeading(page).isVisible(), 'the lesson has a visible h1');
       assert.ok((await lessonHeading(page).innerText()).trim().length > 0);
       assert.ok(await page.getByRole('link', { name: 'Skip to content' }).count(), 'the skip link is there');
@@ -136,6 +143,15 @@ describe('with scripting off', () => {
       assert.ok(paragraphs >= 10, `the lesson's paragraphs are there (${paragraphs})`);
       assert.ok(await page.getByText(/needs JavaScript/).isVisible(), 'the page says what needs JavaScript');
       assert.equal(await loadingLine(page).count(), 0, 'no endless "Loading" line');
+      // Styled as the app is: the page's own stylesheets, each loaded.
+      const sheets = await page.evaluate(() => [...document.styleSheets].map((s) => { try { return s.cssRules.length; } catch { return -1; } }));
+      assert.ok(sheets.length >= 2 && sheets.every((n) => n > 0), `the stylesheets load (${sheets})`);
+      const [stylesBefore, stylesPlain] = await Promise.all([
+        readFile(join(DIST, 'index.html'), 'utf8'),
+        readFile(join(DIST, 'lesson.html'), 'utf8'),
+      ]).then((pages) => pages.map((p) => [...p.matchAll(/<link rel="stylesheet"[^>]*>/g)].map((m) => m[0])));
+      assert.deepEqual(stylesPlain, stylesBefore, "the app's stylesheets, all of them");
+      assert.equal(await page.locator('script').count(), 0, 'nothing to run');
       // axe runs as a script, so it cannot run here; the same markup is
       // scanned below, shown before the app with scripting on.
       await screenshot(page, 'first-view-no-script');
@@ -225,8 +241,7 @@ describe('with scripting on', () => {
         });
         await page.goto(partUrl(server, part));
         await waitForApp(page);
-        if (part === 'lesson') assert.deepEqual(views, [], 'the lesson\'s view is in the page');
-        else assert.deepEqual(views.map((v) => v.replace(/-[0-9a-f]{16}\.html$/, '')), [`first-view-${part}`], `${part}: its own view only`);
+        assert.deepEqual(views.map((v) => v.replace(/-[0-9a-f]{16}\.html$/, '')), [`first-view-${part}`], `${part}: its own view only`);
         assertNoProblems(problems);
       } finally {
         await context.close();

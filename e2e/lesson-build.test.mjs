@@ -176,16 +176,29 @@ describe('which build starts', () => {
   // (src/hand_over.rs, serves_address) instead of showing the course's own
   // exercise in place of the instructor's.
   test("an instructor's exercise that starts the trace exercise's build anyway is handed to the full app", async () => {
-    // The page's script edited, so its CSP hash no longer matches.
-    const { page, context, problems, wasm } = await recordingPage({ bypassCSP: true });
-    const routed = 'trace: authored ? "author" : "trace"';
-    await page.route((url) => url.pathname === new URL(server.url).pathname, async (route) => {
-      const response = await route.fetch();
-      const body = await response.text();
-      assert.ok(body.includes(routed), 'index.html routes an instructor\'s trace exercise');
-      await route.fulfill({ response, body: body.replace(routed, 'trace: "trace"') });
+    // The page's choice of build rerouted, as an older page or a wrong
+    // guess might make it: "author" becomes "trace", both where the
+    // start-up script sets it and where the loader asks again at a
+    // hand-over (ttftBuildFor).
+    const { page, context, problems, wasm } = await recordingPage();
+    await page.addInitScript(() => {
+      const set = Element.prototype.setAttribute;
+      Element.prototype.setAttribute = function (name, value) {
+        if (name === 'data-app-build' && value === 'author') {
+          window.__rerouted = true;
+          value = 'trace';
+        }
+        return set.call(this, name, value);
+      };
+      let buildFor;
+      Object.defineProperty(window, 'ttftBuildFor', {
+        configurable: true,
+        get: () => buildFor && ((search) => (buildFor(search) === 'author' ? 'trace' : buildFor(search))),
+        set: (f) => { buildFor = f; },
+      });
     });
     await page.goto(`${server.url}?part=trace&src=review-bot.json`);
+    assert.equal(await page.evaluate(() => window.__rerouted), true, 'the page chose the authoring build, rerouted');
     await waitForApp(page);
     await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
     assert.ok(wasm.some((p) => buildWasm('trace-part').test(p)), `the trace exercise's build started (${wasm.join(', ')})`);
@@ -361,6 +374,9 @@ describe('leaving the lesson', () => {
     await waitForText(page.getByRole('status', { name: 'Saved work' }), /not letting the page save anything/);
     await partsNav(page).getByRole('link', { name: 'Lesson' }).click();
     await page.waitForURL(/\?part=lesson$/);
+    // The lesson's first view shows at once, unticked (it cannot know);
+    // the lesson's build then shows what the page kept.
+    await waitForApp(page);
     assert.equal(await checklist(page).nth(1).isChecked(), true, 'kept in memory across the hand-over');
     assertNoProblems(problems);
     await context.close();
@@ -431,8 +447,9 @@ describe('leaving the lesson', () => {
     await page.goBack();
     await page.waitForURL(/\?part=lesson$/);
     assert.equal(await page.title(), 'Lesson · ttft-lab');
-    await page.getByRole('status').filter({ hasText: 'Loading ttft-lab' }).waitFor();
-    assert.equal(await page.locator('#first-view').count(), 0, "not the configuration choice's view");
+    // The lesson's own first view, fetched again, until its build arrives.
+    await page.locator('#first-view[data-part="lesson"]').waitFor();
+    assert.equal(await page.locator('#first-view').count(), 1, "not the configuration choice's view too");
     release();
     await waitForApp(page);
     await page.getByLabel('Prefill ends (server ms)').waitFor();

@@ -59,8 +59,10 @@ function inline(html, tag) {
   const out = [];
   for (const m of html.matchAll(re)) {
     if (tag === 'script' && /\ssrc\s*=/i.test(m[1] ?? '')) continue;
-    // A data block (the parts' first views) never runs, so needs no hash.
-    if (tag === 'script' && /\stype\s*=\s*"text\/html"/i.test(m[1] ?? '')) continue;
+    // A data block (a part's embed bar, the names of the first views'
+    // files: any type but JavaScript's) never runs, so needs no hash.
+    const type = /\stype\s*=\s*"([^"]*)"/i.exec(m[1] ?? '')?.[1]?.toLowerCase() ?? '';
+    if (tag === 'script' && !['', 'module', 'text/javascript'].includes(type)) continue;
     out.push(m[2]);
   }
   return out;

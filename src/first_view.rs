@@ -6,18 +6,24 @@
 //! address, over the embedded course and an empty store in memory: exactly
 //! what the app shows a learner who opens that address with nothing saved
 //! (no ticks, the worked timeline's own values, an empty answer). The
-//! address comes from `address::with_search`. [`fill`] puts the lesson's
-//! view into the built page in place of [`PLACEHOLDER`], in
-//! `<div id="first-view">`, where it reads without scripting, and gives
-//! every other part's as a file of its own beside the page
+//! address comes from `address::with_search`. [`fill`] gives every part's
+//! view, the lesson's too, as a file of its own beside the page
 //! (`first-view-PART-HASH.html`, named after its content so that no cache
 //! pairs an old view with a new page), which the page names in a data block
-//! in place of [`FILES_PLACEHOLDER`]. A learner downloads the lesson's view
-//! and the view of the part they open, not every part's: each part's view
-//! in the page had cost every part's first load 17 KB gzipped, and each new
-//! part would have added its own. index.html's scripts fetch the view the
-//! address asks for as soon as the page's head is read, show the loading
-//! line until it is in, and start the app's wasm only once it is painted.
+//! in place of [`FILES_PLACEHOLDER`]. A learner downloads only the view of
+//! the part they open: each part's view in the page had cost every part's
+//! first load 17 KB gzipped, and the lesson's alone, 13 KB, was still paid
+//! by a learner opening any other part. index.html's scripts fetch the view
+//! the address asks for as soon as the page's head is read (in parallel
+//! with the stylesheets, which hold the first paint back anyway), show the
+//! loading line until it is in, and start the app's wasm only once it is
+//! painted.
+//!
+//! Without scripting nothing can fetch a view, so [`fill`] also writes the
+//! lesson as a plain page of its own, [`PLAIN_LESSON_FILE`], from
+//! `content/app/lesson-plain.html` with the page's stylesheets, and
+//! index.html sends a browser that runs no scripts there (`<noscript>`,
+//! an instant refresh, and a link in case refreshes are off too).
 //! In the browser the app mounts beside it and removes it in the same task
 //! (`start`), so no frame shows both or neither, and the same markup means
 //! nothing moves.
@@ -48,8 +54,20 @@ use std::sync::Arc;
 use ttft_core::content::Course;
 use ttft_core::course_part::CoursePart;
 
-/// Where `index.html` takes the first views; nothing else may contain it.
+/// Where `index.html` takes the embed bars' data blocks, and the plain
+/// lesson page its template's lesson; nothing else in either may contain it.
 pub const PLACEHOLDER: &str = "<!-- first-view -->";
+
+/// Where the plain lesson page's template takes the page's stylesheets.
+pub const STYLESHEETS_PLACEHOLDER: &str = "<!-- stylesheets -->";
+
+/// The lesson as a plain page beside `index.html`, for a browser that runs
+/// no scripts (index.html sends it there).
+pub const PLAIN_LESSON_FILE: &str = "lesson.html";
+
+/// The plain lesson page's template: its head, a line saying what it is,
+/// and the two placeholders.
+pub const PLAIN_LESSON_TEMPLATE: &str = include_str!("../content/app/lesson-plain.html");
 
 /// The id of the element that holds the first view in the page.
 pub const CONTAINER_ID: &str = "first-view";
@@ -161,9 +179,10 @@ pub enum FillError {
     NoPlaceholder(&'static str),
     /// The page has more than one of a placeholder, or was filled already.
     SeveralPlaceholders(&'static str, usize),
-    /// The views do not start with the lesson's, which must read without
-    /// scripting.
-    LessonNotFirst,
+    /// No view is the lesson's, which the plain lesson page needs.
+    NoLesson,
+    /// The page links no stylesheet for the plain lesson page to use.
+    NoStylesheet,
     /// An embed bar holds text that would end or confuse its data block.
     NotScriptSafe(CoursePart),
 }
@@ -175,7 +194,8 @@ impl fmt::Display for FillError {
             FillError::SeveralPlaceholders(placeholder, n) => {
                 write!(f, "the page has {n} placeholders {placeholder}; it needs exactly one")
             }
-            FillError::LessonNotFirst => write!(f, "the first view given first is not the lesson's"),
+            FillError::NoLesson => write!(f, "no first view is the lesson's, which the plain lesson page needs"),
+            FillError::NoStylesheet => write!(f, "the page links no stylesheet for the plain lesson page"),
             FillError::NotScriptSafe(part) => write!(
                 f,
                 "the {} part's embed bar holds </script or <!--, which cannot sit in a data block",
@@ -200,23 +220,20 @@ pub struct ViewFile {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Filled {
     pub page: String,
-    /// Every part's first view but the lesson's, in the order given.
+    /// Every part's first view, in the order given.
     pub files: Vec<ViewFile>,
+    /// The plain lesson page, [`PLAIN_LESSON_FILE`].
+    pub plain_lesson: String,
 }
 
-/// `page` with its placeholders filled: the first view (the lesson's) in
-/// the first view's container and the embed bars in data blocks, in place
-/// of [`PLACEHOLDER`]; the names of the other views' files in a data block
-/// in place of [`FILES_PLACEHOLDER`]. The other views come back as files.
+/// `page` with its placeholders filled: the embed bars in data blocks in
+/// place of [`PLACEHOLDER`], the names of the views' files in a data block
+/// in place of [`FILES_PLACEHOLDER`]; the views come back as files, and
+/// the lesson's also as a plain page ([`plain_lesson`]).
 pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result<Filled, FillError> {
-    let Some((lesson, others)) = views.split_first().filter(|(l, _)| l.part == CoursePart::Lesson)
-    else {
-        return Err(FillError::LessonNotFirst);
-    };
-    let mut html = format!(
-        "<div id=\"{CONTAINER_ID}\" data-part=\"lesson\">{}</div>",
-        lesson.html
-    );
+    let lesson = views.iter().find(|v| v.part == CoursePart::Lesson).ok_or(FillError::NoLesson)?;
+    let plain_lesson = plain_lesson(PLAIN_LESSON_TEMPLATE, page, &lesson.html)?;
+    let mut html = String::new();
     for bar in embed_bars {
         let lower = bar.html.to_ascii_lowercase();
         if lower.contains("</script") || lower.contains("<!--") {
@@ -225,13 +242,13 @@ pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result
         let id = embed_bar_id(bar.part);
         html.push_str(&format!("<script type=\"text/html\" id=\"{id}\">{}</script>", bar.html));
     }
-    let files: Vec<ViewFile> = others
+    let files: Vec<ViewFile> = views
         .iter()
         .map(|v| ViewFile { name: file_name(v.part, &v.html), html: v.html.clone() })
         .collect();
     // Part ids are lowercase letters and file names add digits and `-.`,
     // so nothing here needs escaping in JSON or in a data block.
-    let names: Vec<String> = others
+    let names: Vec<String> = views
         .iter()
         .zip(&files)
         .map(|(v, f)| format!("\"{}\":\"{}\"", v.part.id(), f.name))
@@ -239,7 +256,24 @@ pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result
     let listing = format!("<script type=\"application/json\" id=\"{FILES_ID}\">{{{}}}</script>", names.join(","));
     let page = replace_once(page, PLACEHOLDER, &html)?;
     let page = replace_once(&page, FILES_PLACEHOLDER, &listing)?;
-    Ok(Filled { page, files })
+    Ok(Filled { page, files, plain_lesson })
+}
+
+/// The plain lesson page: `template` with `page`'s stylesheet links (as
+/// Trunk wrote them, with their integrity hashes) and the lesson's view
+/// (`lesson`) in its two placeholders. The view goes straight into
+/// `<body>`, where the app's own nodes go.
+pub fn plain_lesson(template: &str, page: &str, lesson: &str) -> Result<String, FillError> {
+    let links: Vec<&str> = page
+        .match_indices("<link ")
+        .filter_map(|(at, _)| page[at..].find('>').map(|end| &page[at..=at + end]))
+        .filter(|link| link.contains("rel=\"stylesheet\""))
+        .collect();
+    if links.is_empty() {
+        return Err(FillError::NoStylesheet);
+    }
+    let with_styles = replace_once(template, STYLESHEETS_PLACEHOLDER, &links.join("\n    "))?;
+    replace_once(&with_styles, PLACEHOLDER, lesson)
 }
 
 /// `page` with its one `placeholder` replaced by `with`.
@@ -261,29 +295,45 @@ mod tests {
     }
 
     #[test]
-    fn the_placeholders_are_filled_once_with_the_lesson_in_the_page_and_the_others_in_files() {
-        let page = format!("<head>{FILES_PLACEHOLDER}</head><body>{PLACEHOLDER}<div id=\"boot\"></div></body>");
+    fn the_placeholders_are_filled_once_and_every_view_is_a_file() {
+        let css = "<link rel=\"stylesheet\" href=\"./main-1.css\" integrity=\"sha384-x\"/>";
+        let page = format!("<head>{css}<link rel=\"icon\" href=\"data:,\">{FILES_PLACEHOLDER}</head><body>{PLACEHOLDER}<div id=\"boot\"></div></body>");
         let views = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Trace, "<main>t</main>")];
+        let lesson = file_name(CoursePart::Lesson, "<main>hi</main>");
         let trace = file_name(CoursePart::Trace, "<main>t</main>");
+        let filled = fill(&page, &views, &[]).expect("fills");
         assert_eq!(
-            fill(&page, &views, &[]),
-            Ok(Filled {
-                page: format!(
-                    "<head><script type=\"application/json\" id=\"first-view-files\">{{\"trace\":\"{trace}\"}}</script></head>\
-                     <body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div><div id=\"boot\"></div></body>"
-                ),
-                files: vec![ViewFile { name: trace.clone(), html: "<main>t</main>".into() }],
-            })
+            filled.page,
+            format!(
+                "<head>{css}<link rel=\"icon\" href=\"data:,\">\
+                 <script type=\"application/json\" id=\"first-view-files\">{{\"lesson\":\"{lesson}\",\"trace\":\"{trace}\"}}</script></head>\
+                 <body><div id=\"boot\"></div></body>"
+            )
         );
-        let no_files = format!("<body>{PLACEHOLDER}</body>");
+        assert_eq!(
+            filled.files,
+            vec![
+                ViewFile { name: lesson.clone(), html: "<main>hi</main>".into() },
+                ViewFile { name: trace.clone(), html: "<main>t</main>".into() },
+            ]
+        );
+        // The plain page: the template with the page's stylesheets (and no
+        // other link) and the lesson's view, nothing left to fill.
+        assert_eq!(plain_lesson(&format!("<head>{STYLESHEETS_PLACEHOLDER}</head><body>{PLACEHOLDER}</body>"), &page, "<main>hi</main>"),
+            Ok(format!("<head>{css}</head><body><main>hi</main></body>")));
+        assert!(filled.plain_lesson.contains(css) && filled.plain_lesson.contains("<main>hi</main>"));
+        assert!(!filled.plain_lesson.contains("<!-- ") && !filled.plain_lesson.contains("<script"), "{}", filled.plain_lesson);
+        let no_files = format!("{css}<body>{PLACEHOLDER}</body>");
         assert_eq!(fill(&no_files, &views, &[]), Err(FillError::NoPlaceholder(FILES_PLACEHOLDER)));
-        assert_eq!(fill("<body></body>", &views, &[]), Err(FillError::NoPlaceholder(PLACEHOLDER)));
-        let twice = format!("{FILES_PLACEHOLDER}{PLACEHOLDER}{PLACEHOLDER}");
+        assert_eq!(fill(&format!("{css}<body></body>"), &views, &[]), Err(FillError::NoPlaceholder(PLACEHOLDER)));
+        let twice = format!("{css}{FILES_PLACEHOLDER}{PLACEHOLDER}{PLACEHOLDER}");
         assert_eq!(fill(&twice, &views, &[]), Err(FillError::SeveralPlaceholders(PLACEHOLDER, 2)));
-        let filled_already = format!("{FILES_PLACEHOLDER}{PLACEHOLDER}{FILES_PLACEHOLDER}");
+        let filled_already = format!("{css}{FILES_PLACEHOLDER}{PLACEHOLDER}{FILES_PLACEHOLDER}");
         assert_eq!(fill(&filled_already, &views, &[]), Err(FillError::SeveralPlaceholders(FILES_PLACEHOLDER, 2)));
-        assert_eq!(fill(&page, &views[1..], &[]), Err(FillError::LessonNotFirst));
-        assert_eq!(fill(&page, &[], &[]), Err(FillError::LessonNotFirst));
+        assert_eq!(fill(&page, &views[1..], &[]), Err(FillError::NoLesson));
+        assert_eq!(fill(&page, &[], &[]), Err(FillError::NoLesson));
+        let unstyled = format!("<head>{FILES_PLACEHOLDER}</head><body>{PLACEHOLDER}</body>");
+        assert_eq!(fill(&unstyled, &views, &[]), Err(FillError::NoStylesheet));
         // A view in a file of its own may hold anything HTML may.
         let commented = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Author, "<!-- x --></script>")];
         assert!(fill(&page, &commented, &[]).is_ok());
@@ -294,11 +344,21 @@ mod tests {
         let bars = [view(CoursePart::Trace, "<header>bar</header>")];
         assert_eq!(
             fill(&page, &views[..1], &bars).map(|f| f.page),
-            Ok("<head><script type=\"application/json\" id=\"first-view-files\">{}</script></head>\
-                <body><div id=\"first-view\" data-part=\"lesson\"><main>hi</main></div>\
-                <script type=\"text/html\" id=\"first-view-embed-bar-trace\"><header>bar</header></script><div id=\"boot\"></div></body>"
-                .to_owned())
+            Ok(format!(
+                "<head>{css}<link rel=\"icon\" href=\"data:,\">\
+                 <script type=\"application/json\" id=\"first-view-files\">{{\"lesson\":\"{lesson}\"}}</script></head>\
+                 <body><script type=\"text/html\" id=\"first-view-embed-bar-trace\"><header>bar</header></script><div id=\"boot\"></div></body>"
+            ))
         );
+    }
+
+    #[test]
+    fn the_plain_lesson_page_template_has_each_placeholder_once_and_runs_no_script() {
+        assert_eq!(PLAIN_LESSON_TEMPLATE.matches(PLACEHOLDER).count(), 1);
+        assert_eq!(PLAIN_LESSON_TEMPLATE.matches(STYLESHEETS_PLACEHOLDER).count(), 1);
+        assert!(!PLAIN_LESSON_TEMPLATE.contains("<script"));
+        // Its policy allows no script at all, whatever text reached it.
+        assert!(PLAIN_LESSON_TEMPLATE.contains("content=\"default-src 'none'; style-src 'self';"));
     }
 
     #[test]
@@ -411,6 +471,11 @@ mod tests {
         let page = include_str!("../index.html");
         assert_eq!(page.matches(PLACEHOLDER).count(), 1);
         assert_eq!(page.matches(FILES_PLACEHOLDER).count(), 1);
+        // A browser without scripting goes to the plain lesson page, which
+        // the page also links in case refreshes are off too.
+        let refresh = format!("<noscript><meta http-equiv=\"refresh\" content=\"0; url={PLAIN_LESSON_FILE}\"></noscript>");
+        assert_eq!(page.matches(&refresh).count(), 1, "{refresh}");
+        assert!(page.contains(&format!("<a href=\"{PLAIN_LESSON_FILE}\">")));
         // The view files' names come before the script that fetches one.
         assert!(page.find(FILES_PLACEHOLDER) < page.find("ttftFirstViewText"));
     }

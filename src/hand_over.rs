@@ -156,7 +156,7 @@ pub fn to_next_build(part: CoursePart) {
 
 /// The back or forward button, after a hand-over: until the next build has
 /// started, the page shows the first view of the part the address now
-/// names (the loading line for the lesson, whose view is gone); once it
+/// names (or the loading line until its view is in); once it
 /// has, that build follows the address itself.
 pub fn moved_while_handing_over(part: CoursePart) {
     #[cfg(target_arch = "wasm32")]

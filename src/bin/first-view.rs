@@ -1,6 +1,7 @@
-//! `first-view PAGE.html`: writes every part's static first view, the
-//! lesson's into the built page and every other part's into a file beside
-//! it that the page names (see `ttft_lab::first_view`).
+//! `first-view PAGE.html`: writes every part's static first view into a
+//! file beside the built page, which the page names, and the lesson as a
+//! plain page beside it for browsers without scripting
+//! (see `ttft_lab::first_view`).
 //! `scripts/release` runs it on `dist/index.html` after Trunk and before
 //! the Content-Security-Policy is written. Built natively with
 //! `--no-default-features --features ssr`; it fails, saying why, when the
@@ -38,7 +39,8 @@ fn main() -> ExitCode {
         }
     };
     let beside = std::path::Path::new(&path).parent().unwrap_or(std::path::Path::new("."));
-    for file in &filled.files {
+    let plain = first_view::ViewFile { name: first_view::PLAIN_LESSON_FILE.into(), html: filled.plain_lesson };
+    for file in filled.files.iter().chain([&plain]) {
         let file_path = beside.join(&file.name);
         if let Err(e) = std::fs::write(&file_path, &file.html) {
             eprintln!("first-view: cannot write {}: {e}", file_path.display());
@@ -51,9 +53,9 @@ fn main() -> ExitCode {
     }
     let bytes: usize = views.iter().map(|v| v.html.len()).sum();
     println!(
-        "first-view: {path}: {} first views written ({bytes} bytes), the lesson's in the page and {} in files beside it",
-        views.len(),
-        filled.files.len()
+        "first-view: {path}: {} first views written ({bytes} bytes) in files beside it, and the lesson as a plain page, {}",
+        filled.files.len(),
+        first_view::PLAIN_LESSON_FILE
     );
     ExitCode::SUCCESS
 }
