@@ -53,16 +53,25 @@ function hash(text) {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-/** The text of every inline element `tag` (no src attribute) in `html`. */
+/**
+ * Whether a `<script>` with these attributes is JavaScript run from its
+ * own text: not one with a `src`, nor a data block (a part's embed bar,
+ * the names of the first views' files: any type but JavaScript's), which
+ * never runs and so needs no hash. scripts/minify-page.mjs minifies by
+ * the same rule.
+ */
+export function runsInline(attributes) {
+  if (/\ssrc\s*=/i.test(attributes)) return false;
+  const type = /\stype\s*=\s*"([^"]*)"/i.exec(attributes)?.[1]?.toLowerCase() ?? '';
+  return type === '' || type === 'module' || type === 'text/javascript';
+}
+
+/** The text of every inline element `tag` (scripts: those that run) in `html`. */
 function inline(html, tag) {
   const re = new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'gi');
   const out = [];
   for (const m of html.matchAll(re)) {
-    if (tag === 'script' && /\ssrc\s*=/i.test(m[1] ?? '')) continue;
-    // A data block (a part's embed bar, the names of the first views'
-    // files: any type but JavaScript's) never runs, so needs no hash.
-    const type = /\stype\s*=\s*"([^"]*)"/i.exec(m[1] ?? '')?.[1]?.toLowerCase() ?? '';
-    if (tag === 'script' && !['', 'module', 'text/javascript'].includes(type)) continue;
+    if (tag === 'script' && !runsInline(m[1] ?? '')) continue;
     out.push(m[2]);
   }
   return out;

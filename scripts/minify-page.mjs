@@ -31,13 +31,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { minify } from 'terser';
-
-/** Whether a `<script>` with these attributes holds JavaScript run inline. */
-function runsInline(attributes) {
-  if (/\ssrc\s*=/i.test(attributes)) return false;
-  const type = /\stype\s*=\s*"([^"]*)"/i.exec(attributes)?.[1]?.toLowerCase() ?? '';
-  return type === '' || type === 'module' || type === 'text/javascript';
-}
+import { runsInline } from './csp.mjs';
 
 /** `html` with each inline script minified and every comment outside scripts dropped. */
 export async function minifyPage(html) {
