@@ -169,10 +169,16 @@ pub fn Shell(
     });
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
-        {header}
-        <StorageStatus store=store />
-        {(!embedded).then(|| view! { <OfflineStatus nav=nav /> })}
-        <main id="main" tabindex="-1">{body}</main>
+        // While the app starts, the header, the status lines, the part and
+        // the footer are each drawn in a task of their own
+        // (`components::later`).
+        <components::later::Later>{header}</components::later::Later>
+        <components::later::Later>
+            <StorageStatus store=store />
+            {(!embedded).then(|| view! { <OfflineStatus nav=nav /> })}
+        </components::later::Later>
+        <main id="main" tabindex="-1"><components::later::Later>{body}</components::later::Later></main>
+        <components::later::Later>
         <footer class="site-footer">
             <p>
                 "All platforms, traces, configurations and figures in this course are synthetic teaching \
@@ -180,6 +186,7 @@ pub fn Shell(
             </p>
             {for_instructors}
         </footer>
+        </components::later::Later>
     }
 }
 
@@ -269,7 +276,8 @@ fn not_loaded(title: &'static str) -> AnyView {
 
 /// Starts the app over the embedded course and the browser's storage, in
 /// tasks of its own after the wasm's: reading the course (and compiling its
-/// reader) in one, the part's first render in the next ([`take_over`]). A
+/// reader) in one, opening the storage in the next, the part's first render
+/// in a third ([`take_over`]). A
 /// phone's main thread is then never held for the whole start at once:
 /// the browser can paint and answer input in between, and the static first
 /// view stays in place (and usable) until the app takes it over.
@@ -282,11 +290,15 @@ pub fn start() {
         hand_over::to_next_build(CoursePart::from_search(&search));
         return;
     }
+    // Each step's first calls compile the wasm functions it uses, which is
+    // most of its time on a phone: three short tasks, not one long one.
     set_timeout(
         || {
             let course = course::load();
-            let store = Store::open_browser();
-            set_timeout(move || take_over(course, store), std::time::Duration::ZERO);
+            components::later::next_task(move || {
+                let store = Store::open_browser();
+                components::later::next_task(move || take_over(course, store));
+            });
         },
         std::time::Duration::ZERO,
     );

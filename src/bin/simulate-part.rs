@@ -9,7 +9,7 @@
 //! simulator itself runs in a worker again (`sim-worker`).
 
 use std::cell::{Cell, RefCell};
-use ttft_lab::components::later::{mount_in_steps, mounted, move_children};
+use ttft_lab::components::later::{mount_in_steps, mounted, move_children, next_task};
 use ttft_lab::components::simulate::simulate_page::SimulatePage;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -24,8 +24,9 @@ thread_local! {
 
 /// Starts mounting the part into `#simulate-root`; false when there is no
 /// such element (the learner has left the part). The part is drawn off the
-/// page in short tasks (`components::later`), then put in `#simulate-root`
-/// in one, and "ttft-simulate-mounted" fires on `window`.
+/// page in short tasks (`components::later`), starting in the next one,
+/// then put in `#simulate-root` in one, and "ttft-simulate-mounted" fires
+/// on `window`.
 #[wasm_bindgen]
 pub fn mount_simulate() -> bool {
     unmount_simulate();
@@ -36,20 +37,27 @@ pub fn mount_simulate() -> bool {
         g.set(g.get() + 1);
         g.get()
     });
-    let handle = mount_in_steps(SimulatePage, move |host| {
-        if GENERATION.with(|g| g.get()) != generation {
+    // In a task after the one that started this wasm (or that the learner's
+    // click ran in): each is short that way.
+    next_task(move || {
+        if GENERATION.with(|g| g.get()) != generation || root().is_none() {
             return;
         }
-        let Some(root) = root() else { return };
-        move_children(&host, &root);
-        mounted();
-        if let Some(window) = web_sys::window() {
-            if let Ok(event) = web_sys::CustomEvent::new("ttft-simulate-mounted") {
-                let _ = window.dispatch_event(&event);
+        let handle = mount_in_steps(SimulatePage, move |host| {
+            if GENERATION.with(|g| g.get()) != generation {
+                return;
             }
-        }
+            let Some(root) = root() else { return };
+            move_children(&host, &root);
+            mounted();
+            if let Some(window) = web_sys::window() {
+                if let Ok(event) = web_sys::CustomEvent::new("ttft-simulate-mounted") {
+                    let _ = window.dispatch_event(&event);
+                }
+            }
+        });
+        MOUNTED.with(|m| *m.borrow_mut() = handle.map(|h| Box::new(h) as Box<dyn std::any::Any>));
     });
-    MOUNTED.with(|m| *m.borrow_mut() = handle.map(|h| Box::new(h) as Box<dyn std::any::Any>));
     true
 }
 

@@ -11,6 +11,7 @@
 //! figures are listed. What it deliberately does not do: check a value
 //! itself.
 
+use crate::components::later::Later;
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use ttft_sim::query::{join, read_values, values};
@@ -361,6 +362,8 @@ pub fn SettingsForm(form: FormState, replay: Signal<Option<String>>, trace_picke
             {text_field(form, Setting::SharedPrefix, "Tokens at the start of every prompt that all requests share (a system prompt); prefix caching can reuse them.", true)}
             {text_field(form, Setting::Seed, "The same seed and settings give the same run, to the microsecond.", true)}
         </fieldset>
+        // Each group in a task of its own while the part starts (`later`).
+        <Later>
         <fieldset class="sim-group">
             <legend>"Engine"</legend>
             {text_field(form, Setting::MaxNumSeqs, "The most requests running at once.", true)}
@@ -375,6 +378,8 @@ pub fn SettingsForm(form: FormState, replay: Signal<Option<String>>, trace_picke
             {text_field(form, Setting::Deadline, "A request that waits longer is rejected (ms), or none.", true)}
             {text_field(form, Setting::Priority, "The name of a class served first and preempted last, or none.", false)}
         </fieldset>
+        </Later>
+        <Later>
         <fieldset class="sim-group">
             <legend>"Step cost"</legend>
             <p class="field-help">"Each step's time is a floor, a cost per token, an attention term and a context-read term, from the preset's published figures; edit any of them. It is a teaching model (see the note above), not a performance claim."</p>
@@ -390,5 +395,6 @@ pub fn SettingsForm(form: FormState, replay: Signal<Option<String>>, trace_picke
             </details>
             {select_field(form, Setting::Convention, CONVENTIONS.to_vec(), None)}
         </fieldset>
+        </Later>
     }
 }
