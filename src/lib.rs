@@ -169,16 +169,12 @@ pub fn Shell(
     });
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
-        // While the app starts, the header, the status lines, the part and
-        // the footer are each drawn in a task of their own
-        // (`components::later`).
-        <components::later::Later>{header}</components::later::Later>
-        <components::later::Later>
-            <StorageStatus store=store />
-            {(!embedded).then(|| view! { <OfflineStatus nav=nav /> })}
-        </components::later::Later>
+        {header}
+        <StorageStatus store=store />
+        {(!embedded).then(|| view! { <OfflineStatus nav=nav /> })}
+        // While the app starts, the part is drawn in a task after the
+        // shell's (`components::later`).
         <main id="main" tabindex="-1"><components::later::Later>{body}</components::later::Later></main>
-        <components::later::Later>
         <footer class="site-footer">
             <p>
                 "All platforms, traces, configurations and figures in this course are synthetic teaching \
@@ -186,7 +182,6 @@ pub fn Shell(
             </p>
             {for_instructors}
         </footer>
-        </components::later::Later>
     }
 }
 

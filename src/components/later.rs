@@ -160,6 +160,12 @@ fn step(
 /// message to ourselves, which (unlike a timer nested this deep) waits for
 /// nothing else.
 pub fn next_task(f: impl FnOnce() + 'static) {
+    post(Box::new(f));
+}
+
+/// [`next_task`]'s work, once for every caller (each generic caller would
+/// otherwise carry its own copy in every build).
+fn post(f: Box<dyn FnOnce()>) {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     struct Channel {
@@ -184,7 +190,6 @@ pub fn next_task(f: impl FnOnce() + 'static) {
             })
         };
     }
-    let f: Box<dyn FnOnce()> = Box::new(f);
     let posted = CHANNEL.with(|channel| match channel {
         Some(channel) => {
             channel.waiting.borrow_mut().push_back(f);
