@@ -1,9 +1,10 @@
 //! The page's side of a worker: starts it, says when it is ready, failed
 //! to load or stopped, sends it requests and hands its replies to the part.
 //!
-//! A worker's files load only when [`Bridge::start`] runs (when the part
-//! opens), from `worker-loader.js?bin=<name>` beside the page. It can fail
-//! to load in three ways, each a [`Event::LoadFailed`] with the browser's
+//! A worker's files load only when [`Bridge::start`] runs, or the first
+//! [`Bridge::restart`] of a [`Bridge::new`] (when the part opens), from
+//! `worker-loader.js?bin=<name>` beside the page. It can fail to load in
+//! three ways, each a [`Event::LoadFailed`] with the browser's
 //! reason: the loader or glue script does not arrive (the worker's `error`
 //! event), the wasm does not arrive or compile (the loader posts
 //! `load-failed`), or nothing happens for [`LOAD_TIMEOUT_MS`]. A worker
@@ -68,7 +69,14 @@ pub struct Bridge<P: Protocol> {
 impl<P: Protocol> Bridge<P> {
     /// Starts worker `P::BIN` and reports to `on_event` from now on.
     pub fn start(on_event: impl Fn(Event<P::Response>) + 'static) -> Bridge<P> {
-        let bridge = Bridge {
+        let bridge = Bridge::new(on_event);
+        bridge.restart();
+        bridge
+    }
+
+    /// A bridge whose worker starts at the first [`Bridge::restart`].
+    pub fn new(on_event: impl Fn(Event<P::Response>) + 'static) -> Bridge<P> {
+        Bridge {
             inner: Rc::new(Inner {
                 on_event: Box::new(on_event),
                 running: RefCell::new(None),
@@ -76,9 +84,13 @@ impl<P: Protocol> Bridge<P> {
                 ready: Cell::new(false),
                 _protocol: PhantomData,
             }),
-        };
-        bridge.restart();
-        bridge
+        }
+    }
+
+    /// True once a worker has been started (each start, and each stop,
+    /// moves the generation on from 0).
+    pub fn has_started(&self) -> bool {
+        self.inner.generation.get() != 0
     }
 
     /// True once the worker has said it listens.

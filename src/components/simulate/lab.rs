@@ -82,7 +82,10 @@ pub struct Lab {
 }
 
 impl Lab {
-    /// Starts the worker; every note goes to `on_note`.
+    /// Starts the worker, in the next task: creating it is first-call work
+    /// that would lengthen the part's first draw on a phone, and jobs asked
+    /// before then wait, as for any worker not ready yet. Every note goes
+    /// to `on_note`.
     pub fn start(on_note: impl Fn(Note) + 'static) -> Lab {
         let state = Rc::new(State {
             on_note: Box::new(on_note),
@@ -94,7 +97,14 @@ impl Lab {
         let bridge = Rc::new_cyclic(|weak: &std::rc::Weak<Bridge<Simulator>>| {
             let weak = weak.clone();
             let state = Rc::clone(&state);
-            Bridge::start(move |event| heard(&state, weak.upgrade(), event))
+            Bridge::new(move |event| heard(&state, weak.upgrade(), event))
+        });
+        // Unless the part was left, or Cancel or Retry started it, first.
+        let soon = Rc::downgrade(&bridge);
+        crate::components::later::next_task(move || {
+            if let Some(bridge) = soon.upgrade().filter(|b| !b.has_started()) {
+                bridge.restart();
+            }
         });
         Lab { bridge, state }
     }

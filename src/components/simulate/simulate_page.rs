@@ -23,7 +23,7 @@ use crate::components::import::import_charts::ImportCharts;
 use crate::components::import::import_summary::ImportSummary;
 use crate::components::import::results_table::ResultsTable;
 use crate::components::import::slices::download;
-use crate::components::later::{next_task, Later};
+use crate::components::later::Later;
 use crate::components::on_demand::{OnDemandFailed, OnDemandLoading};
 use crate::worker::sim::{self, Ask, Attempt, RunFigures, Slot};
 use leptos::prelude::*;
@@ -195,34 +195,11 @@ pub fn SimulatePage() -> impl IntoView {
             said.set(Said::Problem(format!("The result could not be read: {reason}.")));
         }
     };
-    // The worker starts when the part opens, in the task after its first
-    // draw (each stays short on a phone), and ends with the part. Jobs asked
-    // before then wait for it, as they wait for the worker to be ready.
-    let lab = StoredValue::new_local(None::<Lab>);
-    let waiting = StoredValue::new_local(Vec::<Job>::new());
-    next_task(move || {
-        if lab.try_with_value(|_| ()).is_none() {
-            return; // the part was left before it started
-        }
-        let started = Lab::start(on_note);
-        for job in waiting.try_update_value(std::mem::take).unwrap_or_default() {
-            started.ask(job);
-        }
-        let _ = lab.try_set_value(Some(started));
-    });
+    // The worker starts now, when the part opens (in the task after this
+    // draw: `Lab::start`), and ends with the part.
+    let lab = StoredValue::new_local(Lab::start(on_note));
     let ask = move |job: Job| {
-        let unasked = lab
-            .try_with_value(|l| match l {
-                Some(l) => {
-                    l.ask(job);
-                    None
-                }
-                None => Some(job),
-            })
-            .flatten();
-        if let Some(job) = unasked {
-            let _ = waiting.try_update_value(|w| w.push(job));
-        }
+        let _ = lab.try_with_value(|l| l.ask(job));
     };
     // A run in the address runs once the simulator is ready.
     for (slot, q) in [Slot::A, Slot::B].into_iter().zip(from_address) {
@@ -284,8 +261,7 @@ pub fn SimulatePage() -> impl IntoView {
         ask(Job::new(Ask::Export { query }));
     };
     let cancel = move |_| {
-        let _ = lab.try_with_value(|l| l.as_ref().map(Lab::cancel));
-        let _ = waiting.try_update_value(Vec::clear);
+        let _ = lab.try_with_value(|l| l.cancel());
         if let Some(e) = checking.get_value() {
             checks[e as usize].set(CheckState::Idle);
         }
@@ -294,7 +270,7 @@ pub fn SimulatePage() -> impl IntoView {
     };
     let retry = Callback::new(move |()| {
         worker.set(WorkerState::Loading);
-        let _ = lab.try_with_value(|l| l.as_ref().map(Lab::retry));
+        let _ = lab.try_with_value(|l| l.retry());
     });
     let pick_trace = move |e: leptos::ev::Event| {
         let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
