@@ -287,16 +287,13 @@ pub fn start() {
     }
     // Each step's first calls compile the wasm functions it uses, which is
     // most of its time on a phone: three short tasks, not one long one.
-    set_timeout(
-        || {
-            let course = course::load();
-            components::later::next_task(move || {
-                let store = Store::open_browser();
-                components::later::next_task(move || take_over(course, store));
-            });
-        },
-        std::time::Duration::ZERO,
-    );
+    components::later::next_task(|| {
+        let course = course::load();
+        components::later::next_task(move || {
+            let store = Store::open_browser();
+            components::later::next_task(move || take_over(course, store));
+        });
+    });
 }
 
 /// Mounts the app on `<body>`, removes the part's static first view

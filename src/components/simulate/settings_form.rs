@@ -364,37 +364,37 @@ pub fn SettingsForm(form: FormState, replay: Signal<Option<String>>, trace_picke
         </fieldset>
         // Each group in a task of its own while the part starts (`later`).
         <Later>
-        <fieldset class="sim-group">
-            <legend>"Engine"</legend>
-            {text_field(form, Setting::MaxNumSeqs, "The most requests running at once.", true)}
-            {text_field(form, Setting::Budget, "Prompt and decode tokens one step may hold.", true)}
-            {check_field(form, Setting::ChunkedPrefill, "Split a long prompt over several steps instead of waiting for a step with room for all of it.")}
-            {text_field(form, Setting::PrefillChunk, "The most prompt tokens one request takes in a step, or none.", true)}
-            {select_field(form, Setting::Policy, POLICIES.to_vec(), None)}
-            {text_field(form, Setting::KvCapacity, "Tokens of context the cache holds, in blocks of 16.", true)}
-            {text_field(form, Setting::Watermark, "A share of blocks kept free when admitting, such as 0.01.", true)}
-            {check_field(form, Setting::PrefixCaching, "Keep the shared prefix's blocks once for every request.")}
-            {text_field(form, Setting::QueueLimit, "Requests waiting at most, or none; an arrival past it is rejected.", true)}
-            {text_field(form, Setting::Deadline, "A request that waits longer is rejected (ms), or none.", true)}
-            {text_field(form, Setting::Priority, "The name of a class served first and preempted last, or none.", false)}
-        </fieldset>
+            <fieldset class="sim-group">
+                <legend>"Engine"</legend>
+                {text_field(form, Setting::MaxNumSeqs, "The most requests running at once.", true)}
+                {text_field(form, Setting::Budget, "Prompt and decode tokens one step may hold.", true)}
+                {check_field(form, Setting::ChunkedPrefill, "Split a long prompt over several steps instead of waiting for a step with room for all of it.")}
+                {text_field(form, Setting::PrefillChunk, "The most prompt tokens one request takes in a step, or none.", true)}
+                {select_field(form, Setting::Policy, POLICIES.to_vec(), None)}
+                {text_field(form, Setting::KvCapacity, "Tokens of context the cache holds, in blocks of 16.", true)}
+                {text_field(form, Setting::Watermark, "A share of blocks kept free when admitting, such as 0.01.", true)}
+                {check_field(form, Setting::PrefixCaching, "Keep the shared prefix's blocks once for every request.")}
+                {text_field(form, Setting::QueueLimit, "Requests waiting at most, or none; an arrival past it is rejected.", true)}
+                {text_field(form, Setting::Deadline, "A request that waits longer is rejected (ms), or none.", true)}
+                {text_field(form, Setting::Priority, "The name of a class served first and preempted last, or none.", false)}
+            </fieldset>
         </Later>
         <Later>
-        <fieldset class="sim-group">
-            <legend>"Step cost"</legend>
-            <p class="field-help">"Each step's time is a floor, a cost per token, an attention term and a context-read term, from the preset's published figures; edit any of them. It is a teaching model (see the note above), not a performance claim."</p>
-            {select_field(form, Setting::Preset, preset_choices(), Some(pick_preset))}
-            {text_field(form, Setting::Floor, "Milliseconds every step takes, however little it holds.", true)}
-            {text_field(form, Setting::PerToken, "Milliseconds for each token a step processes.", true)}
-            {text_field(form, Setting::Attention, "Grows with a prompt chunk's length times its context.", true)}
-            {text_field(form, Setting::Context, "For each context token a decode reads.", true)}
-            {text_field(form, Setting::Emit, "Sampling and writing the first token, beside the engine.", true)}
-            <details class="sim-sources">
-                <summary>"Where these figures come from"</summary>
-                <ul>{sources}</ul>
-            </details>
-            {select_field(form, Setting::Convention, CONVENTIONS.to_vec(), None)}
-        </fieldset>
+            <fieldset class="sim-group">
+                <legend>"Step cost"</legend>
+                <p class="field-help">"Each step's time is a floor, a cost per token, an attention term and a context-read term, from the preset's published figures; edit any of them. It is a teaching model (see the note above), not a performance claim."</p>
+                {select_field(form, Setting::Preset, preset_choices(), Some(pick_preset))}
+                {text_field(form, Setting::Floor, "Milliseconds every step takes, however little it holds.", true)}
+                {text_field(form, Setting::PerToken, "Milliseconds for each token a step processes.", true)}
+                {text_field(form, Setting::Attention, "Grows with a prompt chunk's length times its context.", true)}
+                {text_field(form, Setting::Context, "For each context token a decode reads.", true)}
+                {text_field(form, Setting::Emit, "Sampling and writing the first token, beside the engine.", true)}
+                <details class="sim-sources">
+                    <summary>"Where these figures come from"</summary>
+                    <ul>{sources}</ul>
+                </details>
+                {select_field(form, Setting::Convention, CONVENTIONS.to_vec(), None)}
+            </fieldset>
         </Later>
     }
 }
