@@ -287,13 +287,16 @@ pub fn start() {
     }
     // Each step's first calls compile the wasm functions it uses, which is
     // most of its time on a phone: three short tasks, not one long one.
-    components::later::next_task(|| {
-        let course = course::load();
-        components::later::next_task(move || {
-            let store = Store::open_browser();
-            components::later::next_task(move || take_over(course, store));
-        });
-    });
+    set_timeout(
+        || {
+            let course = course::load();
+            components::later::next_task(move || {
+                let store = Store::open_browser();
+                components::later::next_task(move || take_over(course, store));
+            });
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// Mounts the app on `<body>`, removes the part's static first view
