@@ -457,4 +457,32 @@ describe('leaving the lesson', () => {
     assertNoProblems(problems);
     await context.close();
   });
+
+  test('after Back, a #section link in the first view keeps the view and what was typed in it', async () => {
+    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+    const release = await holdNextBuilds(page);
+    await page.goto(partUrl(server, 'lesson'));
+    await waitForApp(page);
+    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
+    await page.waitForURL(/\?part=trace$/);
+    await page.goBack();
+    await page.waitForURL(/\?part=lesson$/);
+    await page.locator('#first-view[data-part="lesson"]').waitFor();
+    const admitted = page.getByLabel('Admitted by the scheduler (server ms)');
+    await admitted.fill('41');
+    await page.evaluate(() => { document.getElementById('first-view').dataset.marked = 'yes'; });
+    // A contents link is an ordinary #anchor, which fires popstate too.
+    await page.getByRole('navigation', { name: 'Contents' }).getByRole('link').first().click();
+    await page.waitForURL(/#/);
+    assert.equal(await page.locator('#first-view').getAttribute('data-marked'), 'yes', 'the same view, not a fresh copy');
+    assert.equal(await admitted.inputValue(), '41');
+    release();
+    await waitForApp(page);
+    assert.equal(await page.locator('#first-view').count(), 0, 'the app has taken over');
+    // The app is given it in the task after it takes over.
+    await page.waitForFunction(() => document.getElementById('wt-admitted')?.value === '41', null, { timeout: 5000 }).catch(() => {});
+    assert.equal(await admitted.inputValue(), '41', 'the app was given what was typed');
+    assertNoProblems(problems);
+    await context.close();
+  });
 });

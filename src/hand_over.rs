@@ -157,10 +157,14 @@ pub fn to_next_build(part: CoursePart) {
 /// The back or forward button, after a hand-over: until the next build has
 /// started, the page shows the first view of the part the address now
 /// names (or the loading line until its view is in); once it
-/// has, that build follows the address itself.
+/// has, that build follows the address itself. A #section link fires the
+/// same event: the view of the part already on show stays, with what the
+/// learner typed in it (as `navigation` does for the app's own parts).
 pub fn moved_while_handing_over(part: CoursePart) {
     #[cfg(target_arch = "wasm32")]
-    in_browser::show_first_view_of(part, false);
+    if !in_browser::shows_first_view_of(part) {
+        in_browser::show_first_view_of(part, false);
+    }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = part;
 }
@@ -219,6 +223,10 @@ mod in_browser {
                 let _ = unmount.call0(&part);
             }
         }
+        // A build that hands on before it took the page over (the address
+        // moved while it arrived) leaves the next part's first view, and
+        // what the learner has typed in it, in place with its loading line.
+        let keep_view = shows_first_view_of(part);
         // This build's nodes go; index.html's own scripts, data blocks and
         // <noscript> stay.
         if let Some(body) = document.body() {
@@ -226,6 +234,7 @@ mod in_browser {
             let ours: Vec<web_sys::Element> = (0..children.length())
                 .filter_map(|i| children.item(i))
                 .filter(|c| !matches!(c.tag_name().as_str(), "SCRIPT" | "NOSCRIPT"))
+                .filter(|c| !(keep_view && matches!(c.id().as_str(), "first-view" | "boot")))
                 .collect();
             for child in ours {
                 child.remove();
@@ -234,7 +243,9 @@ mod in_browser {
         if let Some(root) = document.document_element() {
             let _ = root.remove_attribute("data-ready");
         }
-        move_to(part);
+        if !keep_view {
+            move_to(part);
+        }
         follow_links_until_ready(&document);
         call(&window, "ttftStartAppFor", &JsValue::UNDEFINED);
     }
@@ -283,6 +294,13 @@ mod in_browser {
     /// script scrolls and moves focus once the view is in.
     fn move_to(part: CoursePart) {
         show_first_view_of(part, true);
+    }
+
+    /// True when `part`'s first view is the one on show.
+    pub(super) fn shows_first_view_of(part: CoursePart) -> bool {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else { return false };
+        let shown = document.document_element().and_then(|root| root.get_attribute("data-first-view"));
+        shown.as_deref() == Some(part.id()) && document.get_element_by_id("first-view").is_some()
     }
 
     /// Until the next build runs (no `data-ready`): the title, and `part`'s
