@@ -437,15 +437,26 @@ describe('leaving the lesson', () => {
     await context.close();
   });
 
-  test('Back while the next build arrives shows the part the address names', async () => {
-    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
+  /**
+   * The lesson in its own build, a move to `link`'s part (whose build is
+   * held back), then Back: the page shows the lesson's first view again
+   * until the builds are released.
+   */
+  async function backWhileHandingOver(link, part) {
+    const opened = await recordingPage({ width: 360, height: 780 });
+    const { page } = opened;
     const release = await holdNextBuilds(page);
     await page.goto(partUrl(server, 'lesson'));
     await waitForApp(page);
-    await partsNav(page).getByRole('link', { name: 'Configuration choice' }).click();
-    await page.waitForURL(/\?part=choice$/);
+    await partsNav(page).getByRole('link', { name: link }).click();
+    await page.waitForURL(new RegExp(`\\?part=${part}$`));
     await page.goBack();
     await page.waitForURL(/\?part=lesson$/);
+    return { ...opened, release };
+  }
+
+  test('Back while the next build arrives shows the part the address names', async () => {
+    const { page, context, problems, release } = await backWhileHandingOver('Configuration choice', 'choice');
     assert.equal(await page.title(), 'Lesson · ttft-lab');
     // The lesson's own first view, fetched again, until its build arrives.
     await page.locator('#first-view[data-part="lesson"]').waitFor();
@@ -459,14 +470,7 @@ describe('leaving the lesson', () => {
   });
 
   test('after Back, a #section link in the first view keeps the view and what was typed in it', async () => {
-    const { page, context, problems } = await recordingPage({ width: 360, height: 780 });
-    const release = await holdNextBuilds(page);
-    await page.goto(partUrl(server, 'lesson'));
-    await waitForApp(page);
-    await partsNav(page).getByRole('link', { name: 'Trace exercise' }).click();
-    await page.waitForURL(/\?part=trace$/);
-    await page.goBack();
-    await page.waitForURL(/\?part=lesson$/);
+    const { page, context, problems, release } = await backWhileHandingOver('Trace exercise', 'trace');
     await page.locator('#first-view[data-part="lesson"]').waitFor();
     const admitted = page.getByLabel('Admitted by the scheduler (server ms)');
     await admitted.fill('41');
