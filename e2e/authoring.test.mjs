@@ -201,3 +201,44 @@ test("an instructor's exercise arrives without moving what is in view", async ()
   assertNoProblems(problems);
   await context.close();
 });
+
+test("an instructor's exercise is drawn out of sight and shown whole", async () => {
+  // The file's exercise is drawn in short tasks (components::later's
+  // draw_in_steps) behind the loading line: the learner sees the loading
+  // line, then the whole exercise, never one half drawn, and never neither.
+  const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780 });
+  await page.addInitScript(() => {
+    window.__seen = [];
+    const look = () => {
+      const part = document.querySelector('.authored-part');
+      const shown = !!part && !part.hidden && !!part.querySelector('.authored-source');
+      const loading = !!document.querySelector('.authored-loading');
+      const whole = !!part
+        && !!part.querySelector('#trace-table-caption')
+        && part.querySelectorAll('fieldset.tx-request').length > 0
+        && !!part.querySelector('ol.reveal-list li');
+      const state = shown ? (whole ? 'whole' : 'half drawn') : loading ? 'loading' : 'nothing';
+      if (window.__seen[window.__seen.length - 1] !== state) window.__seen.push(state);
+    };
+    new MutationObserver(look).observe(document, { attributes: true, childList: true, subtree: true });
+  });
+  await page.goto(`${server.url}?part=trace&src=review-bot.json`);
+  await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
+  await expectShown(page);
+  const seen = await page.evaluate(() => window.__seen);
+  const fromLoading = seen.slice(seen.indexOf('loading'));
+  assert.deepEqual(fromLoading, ['loading', 'whole'], `from the loading line straight to the whole exercise: ${seen}`);
+  assert.equal(await page.locator('.authored-loading').count(), 0, 'the loading line is gone');
+  assert.ok(await page.getByRole('table').first().isVisible(), 'the trace table is in view');
+  assert.ok(await page.getByRole('button', { name: 'Check answers' }).isVisible(), 'and the answers can be checked');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+/** Waits until the authored exercise's wrapper is no longer hidden. */
+async function expectShown(page) {
+  await page.waitForFunction(() => {
+    const part = document.querySelector('.authored-part');
+    return part && !part.hidden;
+  });
+}

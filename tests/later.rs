@@ -1,14 +1,17 @@
 //! Browser tests of `components::later`: a mount in steps draws each
 //! `Later` in a task of its own, off the document, and hands over nodes
 //! that are exactly what one render would have drawn; outside a mount in
-//! steps a `Later` draws at once.
+//! steps a `Later` draws at once. Content that arrives once the app is in
+//! the page is drawn in the same steps (`draw_in_steps`).
 
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
-use ttft_lab::components::later::{in_steps, mount_in_steps, mounted, when_in_page, Later};
+use ttft_lab::components::later::{
+    draw_in_steps, in_steps, mount_in_steps, mounted, when_in_page, Later,
+};
 use wasm_bindgen_test::*;
 
 mod support;
@@ -176,4 +179,91 @@ fn outside_a_mount_in_steps_later_draws_at_once() {
         6
     );
     drop(handle);
+}
+
+#[wasm_bindgen_test]
+async fn content_that_arrives_later_is_drawn_in_steps_in_the_page_then_done() {
+    DRAWN.with(|d| d.borrow_mut().clear());
+    let arrived = RwSignal::new(false);
+    let host = document().create_element("div").expect("an element");
+    let host: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(host);
+    document().body().expect("a body").append_child(&host).expect("in the page");
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        move || {
+            arrived.get().then(|| {
+                view! {
+                    <Mark label="a" />
+                    <Later><Mark label="b" /><Later><Mark label="c" /></Later></Later>
+                    <Later><Mark label="d" /></Later>
+                }
+            })
+        }
+    });
+    let done: Rc<RefCell<Option<Vec<&'static str>>>> = Rc::default();
+    let done_seen = Rc::clone(&done);
+    let waited = Rc::new(RefCell::new(false));
+    let flag = Rc::clone(&waited);
+    draw_in_steps(
+        move || {
+            arrived.set(true);
+            when_in_page(move || *flag.borrow_mut() = true);
+        },
+        move || *done_seen.borrow_mut() = Some(drawn()),
+    );
+    microtasks().await;
+    assert!(drawn().is_empty(), "the drawing starts in a task of its own");
+    for _ in 0..20 {
+        if done.borrow().is_some() {
+            break;
+        }
+        next_task().await;
+    }
+    // Breadth first, as in a mount in steps (drawn at once, it would be
+    // a, b, c, d), and every one before `done`.
+    assert_eq!(
+        *done.borrow(),
+        Some(vec!["a", "b", "d", "c"]),
+        "done comes once every Later is drawn in its step, and not before"
+    );
+    assert!(!in_steps(), "the steps are over");
+    assert!(*waited.borrow(), "what waited for the page ran at the end");
+    assert_eq!(text_of(&host), "abcd", "drawn in place, in the page's order");
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+async fn content_that_arrives_during_a_mount_in_steps_joins_it() {
+    DRAWN.with(|d| d.borrow_mut().clear());
+    let arrived = RwSignal::new(false);
+    let handed: Rc<RefCell<Option<String>>> = Rc::default();
+    let slot = Rc::clone(&handed);
+    let _handle = mount_in_steps(
+        move || {
+            view! {
+                <Later><Mark label="a" /></Later>
+                {move || arrived.get().then(|| view! { <Later><Mark label="late" /></Later> })}
+            }
+        },
+        move |host| {
+            *slot.borrow_mut() = Some(text_of(&host));
+            mounted();
+        },
+    )
+    .expect("a host element");
+    let done = Rc::new(RefCell::new(false));
+    let done_seen = Rc::clone(&done);
+    draw_in_steps(move || arrived.set(true), move || *done_seen.borrow_mut() = true);
+    for _ in 0..20 {
+        if handed.borrow().is_some() {
+            break;
+        }
+        next_task().await;
+    }
+    assert!(*done.borrow(), "done follows at once when joining a mount");
+    assert_eq!(
+        handed.borrow().as_deref(),
+        Some("alate"),
+        "the content arrived is in what the mount hands over"
+    );
 }

@@ -13,6 +13,9 @@
 //! part half drawn: the first view stays until the app is complete, and
 //! the app's markup is exactly what it would have been in one go.
 //!
+//! The same steps draw content that arrives once the app is in the page
+//! ([`draw_in_steps`]: an instructor's exercise when its file has been
+//! read), in the page but hidden by its caller until the last step.
 //! Anywhere else (natively, for the static first view; in the browser once
 //! started, when the learner moves between parts; in component tests) a
 //! `Later` draws its content at once.
@@ -116,8 +119,39 @@ where
     let queue: Queue = Rc::default();
     CURRENT.with(|c| *c.borrow_mut() = Some(Rc::clone(&queue)));
     let handle = leptos::mount::mount_to(host.clone(), app);
-    next_task(move || step(queue, host, done));
+    let finish = {
+        let host = host.clone();
+        move || done(host)
+    };
+    next_task(move || step(queue, Box::new(finish)));
     Some(handle)
+}
+
+/// Draws, in the page, what `draw` sets in motion (a signal it sets, whose
+/// view holds `Later`s) in short tasks as [`mount_in_steps`] does: `draw`
+/// runs in a task of its own, each `Later` it brings in a task after, and
+/// `done` in the task after the last, followed by what waited for the nodes
+/// to be in the page ([`when_in_page`]). The caller keeps what is drawn out
+/// of sight until `done` (`hidden`), so that the learner never sees it half
+/// drawn. While a mount in steps is under way, `draw` joins it instead (its
+/// nodes are off the document until that mount ends) and `done` follows at
+/// once.
+pub fn draw_in_steps(draw: impl FnOnce() + 'static, done: impl FnOnce() + 'static) {
+    next_task(move || {
+        if in_steps() {
+            draw();
+            done();
+            return;
+        }
+        let queue: Queue = Rc::default();
+        CURRENT.with(|c| *c.borrow_mut() = Some(Rc::clone(&queue)));
+        draw();
+        let finish = move || {
+            done();
+            mounted();
+        };
+        next_task(move || step(queue, Box::new(finish)));
+    });
 }
 
 /// Moves the nodes a mount in steps drew (in `host`) to the end of `into`,
@@ -132,17 +166,13 @@ pub fn move_children(host: &web_sys::HtmlElement, into: &web_sys::Element) {
 
 /// Draws the next queued entry (its drawing, and the `Later`s in it that
 /// join the queue, happen in this task's microtasks), or, with nothing
-/// left, ends the mount and hands its nodes over.
-fn step(
-    queue: Queue,
-    host: web_sys::HtmlElement,
-    done: impl FnOnce(web_sys::HtmlElement) + 'static,
-) {
+/// left, ends the steps and calls `finish`.
+fn step(queue: Queue, finish: Box<dyn FnOnce()>) {
     let next = queue.borrow_mut().pop_front();
     match next {
         Some(draw) => {
             draw();
-            next_task(move || step(queue, host, done));
+            next_task(move || step(queue, finish));
         }
         None => {
             CURRENT.with(|c| {
@@ -151,7 +181,7 @@ fn step(
                     *c = None;
                 }
             });
-            done(host);
+            finish();
         }
     }
 }

@@ -135,6 +135,10 @@ pub fn AuthoredPart(
 ) -> impl IntoView {
     let state = RwSignal::new(Load::Loading);
     let use_built_in = RwSignal::new(false);
+    // False while a file that has just been read is drawn, in short tasks
+    // behind the loading line (`later::draw_in_steps`; at once it was one
+    // task of 200 ms or more on a phone).
+    let shown = RwSignal::new(true);
     match &source {
         ContentSource::Inline { encoded } => {
             state.set(match load_from_url(encoded) {
@@ -152,7 +156,15 @@ pub fn AuthoredPart(
                     },
                     Err(why) => Load::Refused(whole_file(why)),
                 };
-                state.try_set(loaded);
+                crate::components::later::draw_in_steps(
+                    move || {
+                        shown.try_set(false);
+                        state.try_set(loaded);
+                    },
+                    move || {
+                        shown.try_set(true);
+                    },
+                );
             });
         }
     }
@@ -170,41 +182,56 @@ pub fn AuthoredPart(
             )
         }
     };
+    let loading = || view! { <p class="authored-loading" role="status">"Loading the exercise…"</p> };
     move || {
-        if use_built_in.get() {
-            return built_in();
-        }
-        match state.get() {
-            Load::Loading => {
-                view! { <p class="authored-loading" role="status">"Loading the exercise…"</p> }
-                    .into_any()
+        let part = if use_built_in.get() {
+            built_in()
+        } else {
+            match state.get() {
+                Load::Loading => return loading().into_any(),
+                Load::Loaded(file) => loaded_view(&file, kind, &source, &from, &built_in),
+                Load::Refused(problems) => refused_view(&from, kind, &problems, use_built_in),
             }
-            Load::Loaded(file) => {
-                let has = match kind {
-                    AuthoredKind::Trace => file.trace_exercise.is_some(),
-                    AuthoredKind::Choice => file.config_exercise.is_some(),
-                };
-                if has {
-                    let scope = AuthoredScope(Arc::clone(&file));
-                    view! {
-                        {source_notice(&source)}
-                        <leptos::context::Provider value=scope>
-                            {exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())}
-                        </leptos::context::Provider>
-                    }
-                    .into_any()
-                } else {
-                    view! {
-                        <div class="notice notice-info authored-missing">
-                            <p>{format!("{from} has no {}, so this is the built-in one.", kind.noun())}</p>
-                        </div>
-                        {built_in()}
-                    }
-                    .into_any()
-                }
-            }
-            Load::Refused(problems) => refused_view(&from, kind, &problems, use_built_in),
+        };
+        view! {
+            {move || (!shown.get()).then(loading)}
+            <div class="authored-part" hidden=move || !shown.get()>{part}</div>
         }
+        .into_any()
+    }
+}
+
+/// A file that was read: its exercise under the notice of where it comes
+/// from, or, when it has none of this kind, the built-in one with why.
+fn loaded_view(
+    file: &Arc<AuthoredExercise>,
+    kind: AuthoredKind,
+    source: &ContentSource,
+    from: &str,
+    built_in: &dyn Fn() -> AnyView,
+) -> AnyView {
+    let has = match kind {
+        AuthoredKind::Trace => file.trace_exercise.is_some(),
+        AuthoredKind::Choice => file.config_exercise.is_some(),
+    };
+    if has {
+        let scope = AuthoredScope(Arc::clone(file));
+        let file = Arc::clone(file);
+        view! {
+            {source_notice(source)}
+            <leptos::context::Provider value=scope>
+                {exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())}
+            </leptos::context::Provider>
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="notice notice-info authored-missing">
+                <p>{format!("{from} has no {}, so this is the built-in one.", kind.noun())}</p>
+            </div>
+            {built_in()}
+        }
+        .into_any()
     }
 }
 
