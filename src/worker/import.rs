@@ -7,7 +7,7 @@
 //! next one, so at most a few slices wait in memory. At the end the worker
 //! sends the requests in batches of [`BATCH`] (compact bytes, `pack`, one
 //! message each, so the page reads each batch in a short task of its own),
-//! then the rest of the [`Import`] as JSON. Pasted text and the course's example go the same way in
+//! then the rest of the [`Import`] (`pack::pack_rest`). Pasted text and the course's example go the same way in
 //! one message, so the page itself holds no format parser.
 //!
 //! The session is plain Rust over bytes, tested natively; `host` connects
@@ -67,8 +67,8 @@ pub enum Answer {
     Unknown { seen: String },
     /// The next batch of requests, in file order (body: `pack::pack`).
     Requests,
-    /// The read is complete (body: the `Import` as JSON, its requests sent
-    /// before in batches).
+    /// The read is complete (body: the rest of the `Import`,
+    /// `pack::pack_rest`, its requests sent before in batches).
     Done,
     /// The worker could not send the result.
     Failed { reason: String },
@@ -269,14 +269,7 @@ fn send(mut imp: Import, out: &mut dyn FnMut(Out)) {
     for batch in requests.chunks(BATCH) {
         out((Answer::Requests, Some(pack::pack(batch))));
     }
-    match serde_json::to_vec(&imp) {
-        Ok(json) => out((Answer::Done, Some(json))),
-        Err(e) => failed(&e, out),
-    }
-}
-
-fn failed(e: &serde_json::Error, out: &mut dyn FnMut(Out)) {
-    out((Answer::Failed { reason: format!("the result could not be sent ({e})") }, None));
+    out((Answer::Done, Some(pack::pack_rest(&imp))));
 }
 
 /// The page's side of the end of a read: gathers the batches of requests
@@ -305,9 +298,8 @@ impl Gathered {
     }
 
     /// The whole import (the body of [`Answer::Done`]).
-    pub fn done(self, json: &[u8]) -> Result<Import, String> {
-        let mut imp: Import = serde_json::from_slice(json)
-            .map_err(|e| format!("the result could not be read ({e})"))?;
+    pub fn done(self, rest: &[u8]) -> Result<Import, String> {
+        let mut imp = pack::unpack_rest(rest).map_err(|e| format!("the result could not be read ({e})"))?;
         imp.requests = self.requests;
         Ok(imp)
     }

@@ -10,7 +10,8 @@
 //! exact requests its exported CSV imports as, `ttft_sim::export`), packed
 //! in batches like the trace reader's, so the page shows a simulated run
 //! with every view of an imported trace; the run's own figures (per-class
-//! percentiles, totals, series) follow as JSON. Sweeps, exports and the
+//! percentiles, totals, series) follow as JSON, and the rest of the import
+//! packed (`pack::pack_rest`). Sweeps, exports and the
 //! guided experiments' checks go the same way. A trace to replay is read
 //! here too, with the importer, and kept for the runs that ask for it.
 //!
@@ -226,13 +227,13 @@ impl Lab {
         for batch in requests.chunks(BATCH) {
             out((Answer::Requests, Some(pack::pack(batch))));
         }
-        match (serde_json::to_vec(&figures), serde_json::to_vec(&import)) {
-            (Ok(mut head), Ok(rest)) => {
+        match serde_json::to_vec(&figures) {
+            Ok(mut head) => {
                 head.push(0);
-                head.extend_from_slice(&rest);
+                head.extend_from_slice(&pack::pack_rest(&import));
                 out((Answer::Ran { slot }, Some(head)));
             }
-            (Err(e), _) | (_, Err(e)) => failed(&e, out),
+            Err(e) => failed(&e, out),
         }
     }
 
