@@ -449,9 +449,21 @@ mod tests {
         let mut bad = bytes.clone();
         bad[1] = 2;
         assert!(unpack_rest(&bad).is_err(), "stopped is 0 or 1");
-        let mut huge = bytes;
+        let mut huge = bytes.clone();
         huge[18..22].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(unpack_rest(&huge).is_err(), "a summary count beyond the bytes");
+        // Every byte changed to every value: read or refused, never a panic,
+        // and what is read packs back to the same bytes.
+        for at in 0..bytes.len() {
+            for value in 0..=u8::MAX {
+                let mut changed = bytes.clone();
+                changed[at] = value;
+                if let Ok(imp) = unpack_rest(&changed) {
+                    let again = pack_rest(&imp);
+                    assert_eq!(unpack_rest(&again).map(|i| pack_rest(&i)), Ok(again), "byte {at} = {value}");
+                }
+            }
+        }
     }
 
     #[test]
