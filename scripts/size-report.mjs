@@ -250,7 +250,9 @@ async function reportStartTime(server, browser) {
   const median = sorted[Math.floor(sorted.length / 2)];
   console.log('\nTime from navigation to the first interactive control (headless Chromium, localhost, lesson)');
   console.log(`  loads (ms): ${times.map((t) => t.toFixed(0)).join(', ')}`);
-  console.log(`  => median of ${LOADS}: ${median.toFixed(0)} ms (target under 300 ms: ${median < 300 ? 'within' : 'MISSED'})`);
+  // One decimal: rounded to whole milliseconds, a median of 299.6 ms read
+  // as "300 ms ... within".
+  console.log(`  => median of ${LOADS}: ${median.toFixed(1)} ms (target under 300 ms: ${median < 300 ? 'within' : 'MISSED'})`);
 }
 
 function ensureLighthouse() {
