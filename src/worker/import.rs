@@ -70,8 +70,6 @@ pub enum Answer {
     /// The read is complete (body: the rest of the `Import`,
     /// `pack::pack_rest`, its requests sent before in batches).
     Done,
-    /// The worker could not send the result.
-    Failed { reason: String },
 }
 
 /// One message out: an answer and its body.
@@ -335,7 +333,6 @@ mod tests {
                 Answer::Requests => gathered.batch(body.as_deref().unwrap_or_default())?,
                 Answer::Done => return gathered.done(body.as_deref().unwrap_or_default()),
                 Answer::Unknown { seen } => return Err(format!("unknown: {seen}")),
-                Answer::Failed { reason } => return Err(reason.clone()),
                 _ => {}
             }
         }

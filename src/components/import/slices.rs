@@ -312,10 +312,6 @@ fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Ans
                     Err(reason) => Note::Failed(reason),
                 });
             }
-            Answer::Failed { reason } => {
-                state.end_run();
-                note(state, Note::Failed(reason));
-            }
         },
     }
 }
