@@ -271,7 +271,7 @@ impl Entries {
                 unseen = Some(gap);
             }
         }
-        errors.sort_by_key(|(entry, _)| entry.index());
+        ttft_latency::short_sort::sort_short_by(&mut errors, |(a, _), (b, _)| a.index().cmp(&b.index()));
         Evaluation {
             errors,
             split,

@@ -14,12 +14,12 @@ use ttft_core::history::SavedScores;
 
 /// Drops the stamps no merge can need any more at `now_ms`.
 pub fn prune(scores: &mut SavedScores, now_ms: i64) {
-    let shown: BTreeSet<String> = scores
-        .history
-        .entries
-        .iter()
-        .map(|e| e.id.clone())
-        .collect();
+    // Inserted one by one: collecting into a set sorts first, and that
+    // sort alone is a few kilobytes of wasm.
+    let mut shown = BTreeSet::new();
+    for e in &scores.history.entries {
+        shown.insert(e.id.clone());
+    }
     let added = scores.added.clone();
     // A deletion stamp matters against a copy that still shows the entry,
     // or against an "added" stamp it must outvote; neither outlives the

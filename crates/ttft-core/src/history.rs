@@ -82,15 +82,15 @@ impl SecondOpinion {
         adopted: &BTreeSet<String>,
         own: &RubricScore,
     ) -> SecondOpinion {
-        let adopted = adopted
-            .iter()
-            .filter(|d| {
-                scores
-                    .get(d.as_str())
-                    .is_some_and(|&ai| own.get(d) == Some(ai))
-            })
-            .cloned()
-            .collect();
+        // Inserted one by one: collecting into a set sorts, and each sort
+        // is a few kilobytes of wasm for a handful of names already in order.
+        let mut kept = BTreeSet::new();
+        for d in adopted {
+            if scores.get(d.as_str()).is_some_and(|&ai| own.get(d) == Some(ai)) {
+                kept.insert(d.clone());
+            }
+        }
+        let adopted = kept;
         SecondOpinion {
             model: model.trim().to_owned(),
             scores,

@@ -5,7 +5,8 @@
 //! ([`split`]), percentiles under named conventions ([`percentile`]),
 //! summaries of many requests ([`summary`]), and the two number formats they
 //! print (`split::format_tenths`, `time::group_thousands`), and the round
-//! numbers charts put on their axes ([`axis`]). This is all the
+//! numbers charts put on their axes ([`axis`]), and a stable sort for lists of
+//! a few items that keeps the wasm small ([`short_sort`]). This is all the
 //! trace importer needs; the course (content, exercises, rubric, history)
 //! lives in `ttft-core`, above this crate.
 //!
@@ -15,6 +16,7 @@
 
 pub mod axis;
 pub mod percentile;
+pub mod short_sort;
 pub mod split;
 pub mod summary;
 pub mod time;

@@ -27,7 +27,6 @@ use crate::exercises::config_choice::{ChoiceError, WorkloadCheck, WorkloadInput}
 use crate::exercises::trace_exercise::{LearnerAnswer, ShareEntry, TraceCheck};
 use crate::rubric::{RubricScore, MAX_SCORE};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt;
 use ttft_latency::time::Micros;
 
@@ -417,16 +416,11 @@ pub fn config_check(
 /// The response lists the scores in rubric order: `latency_metrics=2[,]…`.
 pub fn self_score(ctx: &StatementContext, score_in: &RubricScore, rubric: &Rubric) -> Statement {
     let readiness = score_in.assess(rubric);
-    let scores: BTreeMap<&str, u8> = rubric
-        .dimensions
-        .iter()
-        .filter_map(|d| Some((d.id.as_str(), score_in.get(&d.id)?)))
-        .collect();
     let response: Vec<String> = rubric
         .dimensions
         .iter()
-        .map(|d| match scores.get(d.id.as_str()) {
-            Some(s) => format!("{}={}", d.id, s.min(&MAX_SCORE)),
+        .map(|d| match score_in.get(&d.id) {
+            Some(s) => format!("{}={}", d.id, s.min(MAX_SCORE)),
             None => format!("{}=-", d.id),
         })
         .collect();
