@@ -7,6 +7,7 @@
 //! figures (shares, largest part) that the CSV importer has no column for.
 
 use crate::model::{ImportedRequest, Piece};
+use ttft_latency::decimal::fixed;
 use ttft_latency::Micros;
 
 /// The header row, in column order.
@@ -95,7 +96,7 @@ pub fn row(r: &ImportedRequest) -> String {
         opt_ms(b.decode),
         opt_ms(b.e2e),
         r.output_rate()
-            .map(|x| format!("{x:.1}"))
+            .map(|x| fixed(x, 1))
             .unwrap_or_default(),
         quote(&b.largest().map(|l| l.to_string()).unwrap_or_default()),
         share(Piece::QueueWait),

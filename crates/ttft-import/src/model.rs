@@ -15,6 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use ttft_latency::decimal::shortest;
 use ttft_latency::{Decode, Micros, Outcome, Share};
 
 /// Where the clock that timed a request sits.
@@ -443,8 +444,8 @@ impl fmt::Display for Quantity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Quantity::Time(t) => write!(f, "{t}"),
-            Quantity::Number { value, unit } if unit.is_empty() => write!(f, "{value}"),
-            Quantity::Number { value, unit } => write!(f, "{value} {unit}"),
+            Quantity::Number { value, unit } if unit.is_empty() => f.write_str(&shortest(*value)),
+            Quantity::Number { value, unit } => write!(f, "{} {unit}", shortest(*value)),
             Quantity::Text(s) => f.write_str(s),
             Quantity::Null => f.write_str("not stated"),
         }

@@ -33,6 +33,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::fmt;
+use ttft_latency::decimal::shortest;
 use ttft_latency::{Micros, Outcome};
 
 /// The span name vLLM gives a request.
@@ -438,7 +439,7 @@ impl LlmSpan {
             match v {
                 None => Ok(None),
                 Some(s) if s < 0.0 => {
-                    Err(format!("{name} is {s} s; a duration cannot be negative"))
+                    Err(format!("{name} is {} s; a duration cannot be negative", shortest(s)))
                 }
                 Some(s) => Micros::from_secs_f64(s)
                     .map(Some)

@@ -3,18 +3,20 @@
 //! Integer time ([`Micros`]), what a trace says about one request
 //! ([`timing`]), the exact split TTFT = queue wait + prefill + emit
 //! ([`split`]), percentiles under named conventions ([`percentile`]),
-//! summaries of many requests ([`summary`]), and the two number formats they
-//! print (`split::format_tenths`, `time::group_thousands`), and the round
-//! numbers charts put on their axes ([`axis`]), and a stable sort for lists of
-//! a few items that keeps the wasm small ([`short_sort`]). This is all the
-//! trace importer needs; the course (content, exercises, rubric, history)
-//! lives in `ttft-core`, above this crate.
+//! summaries of many requests ([`summary`]), the number formats they print
+//! (`split::format_tenths`, `time::group_thousands`, and floats with fixed
+//! places in [`decimal`], without the standard library's float formatting),
+//! the round numbers charts put on their axes ([`axis`]), and a stable sort
+//! for lists of a few items that keeps the wasm small ([`short_sort`]).
+//! This is all the trace importer needs; the course (content, exercises,
+//! rubric, history) lives in `ttft-core`, above this crate.
 //!
 //! Architecture invariant: no browser dependency, no I/O, nothing about the
 //! course. It takes values and returns values and typed errors; it never
 //! panics on learner or file input.
 
 pub mod axis;
+pub mod decimal;
 pub mod percentile;
 pub mod short_sort;
 pub mod split;

@@ -24,6 +24,7 @@ use crate::settings::{Arrivals, Class, Lengths, Settings, SettingsError, Stop};
 use crate::sweep::capacity;
 use crate::Preset;
 use serde::{Deserialize, Serialize};
+use ttft_latency::decimal::fixed;
 use ttft_latency::{Micros, Part};
 
 /// The seed every experiment runs with.
@@ -140,10 +141,10 @@ pub fn check_rate(rate: f64, part: Part) -> Result<RateFeedback, SettingsError> 
         .unwrap_or(Part::QueueWait);
     let named_right = part == grew_most;
     let mut feedback = vec![format!(
-        "At {:.2} requests a second ({:.0}% of the estimated capacity of {:.1}), hint p95 TTFT is {}, {} the 1,000 ms target.",
-        rate,
-        rate / cap * 100.0,
-        cap,
+        "At {} requests a second ({}% of the estimated capacity of {}), hint p95 TTFT is {}, {} the 1,000 ms target.",
+        fixed(rate, 2),
+        fixed(rate / cap * 100.0, 0),
+        fixed(cap, 1),
         ms(at_rate.ttft),
         if missed { "over" } else { "within" }
     )];
@@ -447,8 +448,9 @@ fn evidence_of(run: &Run) -> Vec<(Evidence, bool, String)> {
             Evidence::SlotsFreeWhileQueued,
             busy > 0.0 && queued_batch < 0.5 * seqs,
             format!(
-                "while requests waited, {:.0} of {} slots were running on average",
-                queued_batch, seqs
+                "while requests waited, {} of {} slots were running on average",
+                fixed(queued_batch, 0),
+                run.settings.engine.max_num_seqs
             ),
         ),
         (

@@ -26,6 +26,7 @@ use crate::settings::{
     Arrivals, Class, Lengths, Policy, Problem, Setting, Settings, SettingsError, Stop,
 };
 use serde::{Deserialize, Serialize};
+use ttft_latency::decimal::{shortest, shortest_exponent};
 use ttft_latency::{parse_ms, Convention, Micros};
 
 /// The settings format this crate writes and reads.
@@ -43,9 +44,9 @@ pub struct Parsed {
 /// `7.8`, `5.16e-6`.
 pub fn float_text(x: f64) -> String {
     if x != 0.0 && x.is_finite() && !(1e-3..1e16).contains(&x.abs()) {
-        format!("{x:e}")
+        shortest_exponent(x)
     } else {
-        format!("{x}")
+        shortest(x)
     }
 }
 

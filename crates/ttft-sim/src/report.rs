@@ -16,6 +16,7 @@
 use crate::run::{ClassStats, Series, Totals};
 use crate::sweep::SweepResult;
 use serde::{Deserialize, Serialize};
+use ttft_latency::decimal::{fixed, signed_fixed};
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Micros, Part, Percentiles};
@@ -52,7 +53,7 @@ fn rate(x: f64, unit: &str) -> String {
     if x >= 100.0 {
         format!("{} {unit}", group_thousands(x.round() as u64))
     } else {
-        format!("{x:.2} {unit}")
+        format!("{} {unit}", fixed(x, 2))
     }
 }
 
@@ -197,11 +198,11 @@ pub fn totals(t: &Totals) -> Vec<(String, String)> {
         (
             "Little's law on this run".into(),
             format!(
-                "{:.2} requests in the system on average; arrival rate \u{d7} mean time in the system = {:.2} \u{d7} {:.3} s = {:.2}",
-                t.mean_in_system,
-                t.arrival_rate,
-                t.mean_time_in_system,
-                t.arrival_rate * t.mean_time_in_system
+                "{} requests in the system on average; arrival rate \u{d7} mean time in the system = {} \u{d7} {} s = {}",
+                fixed(t.mean_in_system, 2),
+                fixed(t.arrival_rate, 2),
+                fixed(t.mean_time_in_system, 3),
+                fixed(t.arrival_rate * t.mean_time_in_system, 2)
             ),
         ),
     ];
@@ -259,7 +260,7 @@ fn time_change(a: Micros, b: Micros) -> String {
         return format!("{sign}{}", shown(d));
     }
     let pct = (d.0 as f64 / a.0 as f64) * 100.0;
-    format!("{sign}{} ({sign}{pct:.0}%)", shown(d))
+    format!("{sign}{} ({sign}{}%)", shown(d), fixed(pct, 0))
 }
 
 fn count_change(a: u64, b: u64) -> String {
@@ -333,7 +334,7 @@ pub fn compare(
         a: rate(ta.throughput, "tokens/s"),
         b: rate(tb.throughput, "tokens/s"),
         change: if ta.throughput > 0.0 {
-            format!("{:+.0}%", (tb.throughput / ta.throughput - 1.0) * 100.0)
+            format!("{}%", signed_fixed((tb.throughput / ta.throughput - 1.0) * 100.0, 0))
         } else {
             "not comparable".into()
         },
@@ -359,8 +360,8 @@ pub fn series_rows(series: &Series) -> Vec<SeriesRow> {
         .iter()
         .map(|p| SeriesRow {
             from: shown(p.start),
-            queue: format!("{:.1} (at most {})", p.queue, p.queue_max),
-            running: format!("{:.1} (at most {})", p.running, p.running_max),
+            queue: format!("{} (at most {})", fixed(p.queue, 1), p.queue_max),
+            running: format!("{} (at most {})", fixed(p.running, 1), p.running_max),
             kv: format!("{} (at most {})", group_thousands(p.kv_tokens.round() as u64), group_thousands(p.kv_tokens_max)),
         })
         .collect()
@@ -390,7 +391,7 @@ pub fn sweep_rows(result: &SweepResult) -> Vec<SweepRow> {
         .points
         .iter()
         .map(|p| SweepRow {
-            load: format!("{:.0}%", p.load * 100.0),
+            load: format!("{}%", fixed(p.load * 100.0, 0)),
             rate: rate(p.rate, "/s"),
             ttft_p95: t(p.all.ttft_p95),
             queue_wait_p95: t(p.all.queue_wait_p95),
@@ -413,9 +414,9 @@ pub fn sweep_reading(result: &SweepResult) -> String {
         .and_then(|(a, b)| Some((a, a.all.at_p95?, b, b.all.at_p95?)));
     match ends {
         Some((a, sa, b, sb)) => format!(
-            "From {:.0}% to {:.0}% of the estimated capacity ({} requests a second, bounded by {}), the p95 request's queue wait went from {} to {} and its prefill from {} to {}.",
-            a.load * 100.0,
-            b.load * 100.0,
+            "From {}% to {}% of the estimated capacity ({} requests a second, bounded by {}), the p95 request's queue wait went from {} to {} and its prefill from {} to {}.",
+            fixed(a.load * 100.0, 0),
+            fixed(b.load * 100.0, 0),
             rate(result.capacity.requests_per_s, "").trim_end(),
             result.capacity.limited_by.describe(),
             shown(sa.queue_wait),

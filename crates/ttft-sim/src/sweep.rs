@@ -18,6 +18,7 @@ use crate::engine::{Progress, Simulation};
 use crate::run::{Run, SimRequest};
 use crate::settings::{Problem, Setting, Settings, SettingsError, Stop, BLOCK_TOKENS};
 use crate::workload::{generate, Replay};
+use crate::query::float_text;
 use serde::{Deserialize, Serialize};
 use ttft_latency::{percentile, Convention, Micros, TtftSplit};
 
@@ -264,7 +265,7 @@ impl Sweep {
         }
         if !(spec.from > 0.0 && spec.from < spec.to && spec.to <= 3.0) {
             return Err(bad(
-                format!("{} to {}", spec.from, spec.to),
+                format!("{} to {}", float_text(spec.from), float_text(spec.to)),
                 "loads run from above 0 to at most 3 (300% of capacity), the first below the last",
             ));
         }

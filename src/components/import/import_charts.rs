@@ -18,6 +18,7 @@ use ttft_import::report::{self, Standing};
 use ttft_import::tool_summary::Measure;
 use ttft_import::{Import, Piece};
 use ttft_latency::axis::{nice_ceiling, nice_number};
+use ttft_latency::decimal::{fixed, trimmed};
 use ttft_latency::time::group_thousands;
 use ttft_latency::{Micros, Share};
 
@@ -159,7 +160,7 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
                             let start = x;
                             x += w;
                             view! {
-                                <rect x=format!("{start:.1}") y=format!("{:.1}", y + 3.0) width=format!("{w:.1}")
+                                <rect x=fixed(start, 1) y=fixed(y + 3.0, 1) width=fixed(w, 1)
                                     height="14" fill=pattern(piece) class="chart-segment" />
                             }
                         })
@@ -172,14 +173,14 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
                     table_rows.push((r.id.clone(), "not split".to_owned(), ttft));
                     let w = along(ttft, axis, PLOT);
                     view! {
-                        <rect x=LEFT.to_string() y=format!("{:.1}", y + 3.0) width=format!("{w:.1}") height="14"
+                        <rect x=trimmed(LEFT, 1) y=fixed(y + 3.0, 1) width=fixed(w, 1) height="14"
                             fill=PATTERNS.url(Fill::Whole) class="chart-segment" />
                     }
                     .into_any()
                 }
             };
             Some(view! {
-                <text x=format!("{}", LEFT - 6.0) y=format!("{:.1}", y + 14.0) class="chart-axis" text-anchor="end">{label}</text>
+                <text x=trimmed(LEFT - 6.0, 1) y=fixed(y + 14.0, 1) class="chart-axis" text-anchor="end">{label}</text>
                 {segments}
             })
         })
@@ -199,8 +200,8 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         .map(|(k, (name, fill))| {
             let x = 8.0 + 160.0 * k as f64;
             view! {
-                <rect x=format!("{x}") y=format!("{}", bottom + 24.0) width="12" height="12" fill=fill class="chart-segment" />
-                <text x=format!("{}", x + 17.0) y=format!("{}", bottom + 34.0) class="chart-label">{name}</text>
+                <rect x=trimmed(x, 1) y=trimmed(bottom + 24.0, 1) width="12" height="12" fill=fill class="chart-segment" />
+                <text x=trimmed(x + 17.0, 1) y=trimmed(bottom + 34.0, 1) class="chart-label">{name}</text>
             }
         })
         .collect_view();
@@ -216,14 +217,14 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         .collect_view();
     view! {
         <figure class="import-chart">
-            <svg viewBox=format!("0 0 {WIDTH} {height:.0}") role="img" aria-labelledby="imp-bars-title imp-bars-desc" focusable="false">
+            <svg viewBox=format!("0 0 {} {}", trimmed(WIDTH, 1), fixed(height, 0)) role="img" aria-labelledby="imp-bars-title imp-bars-desc" focusable="false">
                 <title id="imp-bars-title">{format!("{} per request, by piece", m.title)}</title>
                 <desc id="imp-bars-desc">{desc}</desc>
-                <text x=LEFT.to_string() y="14" class="chart-axis">"0"</text>
-                <text x=format!("{}", LEFT + PLOT) y="14" class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+                <text x=trimmed(LEFT, 1) y="14" class="chart-axis">"0"</text>
+                <text x=trimmed(LEFT + PLOT, 1) y="14" class="chart-axis" text-anchor="end">{axis.to_string()}</text>
                 {bars}
-                <line x1=format!("{tx:.1}") x2=format!("{tx:.1}") y1="18" y2=format!("{bottom:.1}") class="target-line" />
-                <text x=format!("{tx:.1}") y=format!("{:.1}", bottom + 14.0) class="chart-label" text-anchor="middle">
+                <line x1=fixed(tx, 1) x2=fixed(tx, 1) y1="18" y2=fixed(bottom, 1) class="target-line" />
+                <text x=fixed(tx, 1) y=fixed(bottom + 14.0, 1) class="chart-label" text-anchor="middle">
                     {format!("target {target}")}
                 </text>
                 {legend_view}
@@ -288,9 +289,9 @@ fn scatter(import: &Import, target: Micros, m: Measure) -> impl IntoView {
             let x = LEFT + (tokens as f64 / x_axis as f64).clamp(0.0, 1.0) * PLOT;
             let y = base - along(ttft, y_axis, plot_h);
             if over {
-                view! { <rect x=format!("{:.1}", x - 3.0) y=format!("{:.1}", y - 3.0) width="6" height="6" class="point-over" /> }.into_any()
+                view! { <rect x=fixed(x - 3.0, 1) y=fixed(y - 3.0, 1) width="6" height="6" class="point-over" /> }.into_any()
             } else {
-                view! { <circle cx=format!("{x:.1}") cy=format!("{y:.1}") r="3" class="point-within" /> }.into_any()
+                view! { <circle cx=fixed(x, 1) cy=fixed(y, 1) r="3" class="point-within" /> }.into_any()
             }
         })
         .collect_view();
@@ -319,22 +320,22 @@ fn scatter(import: &Import, target: Micros, m: Measure) -> impl IntoView {
     );
     view! {
         <figure class="import-chart">
-            <svg viewBox=format!("0 0 {WIDTH} 300") role="img" aria-labelledby="imp-scatter-title imp-scatter-desc" focusable="false">
+            <svg viewBox=format!("0 0 {} 300", trimmed(WIDTH, 1)) role="img" aria-labelledby="imp-scatter-title imp-scatter-desc" focusable="false">
                 <title id="imp-scatter-title">{format!("{} against prompt tokens", m.title)}</title>
                 <desc id="imp-scatter-desc">{summary.clone()}</desc>
-                <line x1=LEFT.to_string() x2=LEFT.to_string() y1=plot_top.to_string() y2=base.to_string() class="chart-rule" />
-                <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
-                <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">{y_axis.to_string()}</text>
-                <text x=format!("{}", LEFT - 6.0) y=base.to_string() class="chart-axis" text-anchor="end">"0 ms"</text>
-                <text x=LEFT.to_string() y=format!("{}", base + 16.0) class="chart-axis">"0"</text>
-                <text x=format!("{}", LEFT + PLOT) y=format!("{}", base + 16.0) class="chart-axis" text-anchor="end">
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT, 1) y1=trimmed(plot_top, 1) y2=trimmed(base, 1) class="chart-rule" />
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
+                <text x=trimmed(LEFT - 6.0, 1) y=trimmed(plot_top + 10.0, 1) class="chart-axis" text-anchor="end">{y_axis.to_string()}</text>
+                <text x=trimmed(LEFT - 6.0, 1) y=trimmed(base, 1) class="chart-axis" text-anchor="end">"0 ms"</text>
+                <text x=trimmed(LEFT, 1) y=trimmed(base + 16.0, 1) class="chart-axis">"0"</text>
+                <text x=trimmed(LEFT + PLOT, 1) y=trimmed(base + 16.0, 1) class="chart-axis" text-anchor="end">
                     {format!("{} prompt tokens", group_thousands(x_axis.unsigned_abs()))}
                 </text>
-                <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">"prompt tokens \u{2192}"</text>
-                <text x="8" y=format!("{}", plot_top + 120.0) class="chart-label">{format!("{} \u{2191}", m.label)}</text>
+                <text x=trimmed(LEFT + PLOT / 2.0, 1) y=trimmed(base + 34.0, 1) class="chart-label" text-anchor="middle">"prompt tokens \u{2192}"</text>
+                <text x="8" y=trimmed(plot_top + 120.0, 1) class="chart-label">{format!("{} \u{2191}", m.label)}</text>
                 {dots}
-                <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=format!("{ty:.1}") y2=format!("{ty:.1}") class="target-line" />
-                <text x=format!("{}", LEFT + PLOT) y=format!("{:.1}", ty - 4.0) class="chart-label" text-anchor="end">{format!("target {target}")}</text>
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=fixed(ty, 1) y2=fixed(ty, 1) class="target-line" />
+                <text x=trimmed(LEFT + PLOT, 1) y=fixed(ty - 4.0, 1) class="chart-label" text-anchor="end">{format!("target {target}")}</text>
             </svg>
             <figcaption>
                 {summary}
@@ -363,7 +364,7 @@ fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
             let w = (along(bin.to, axis, PLOT) - along(bin.from, axis, PLOT) - 1.0).max(0.5);
             let bh = bin.count as f64 / tallest as f64 * plot_h;
             let fill = PATTERNS.url(if bin.from >= target { Fill::Queue } else { Fill::Prefill });
-            view! { <rect x=format!("{x:.1}") y=format!("{:.1}", base - bh) width=format!("{w:.1}") height=format!("{bh:.1}") fill=fill class="chart-segment" /> }
+            view! { <rect x=fixed(x, 1) y=fixed(base - bh, 1) width=fixed(w, 1) height=fixed(bh, 1) fill=fill class="chart-segment" /> }
         })
         .collect_view();
     let tx = LEFT + along(target, axis, PLOT);
@@ -402,20 +403,20 @@ fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
     });
     view! {
         <figure class="import-chart">
-            <svg viewBox=format!("0 0 {WIDTH} 260") role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
+            <svg viewBox=format!("0 0 {} 260", trimmed(WIDTH, 1)) role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
                 <title id="imp-hist-title">{format!("Distribution of {}", m.title.to_ascii_lowercase())}</title>
                 <desc id="imp-hist-desc">{desc}</desc>
-                <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
-                <text x=format!("{}", LEFT - 6.0) y=format!("{}", plot_top + 10.0) class="chart-axis" text-anchor="end">
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
+                <text x=trimmed(LEFT - 6.0, 1) y=trimmed(plot_top + 10.0, 1) class="chart-axis" text-anchor="end">
                     {format!("{} {}", group_thousands(h.tallest as u64), if h.tallest == 1 { "request" } else { "requests" })}
                 </text>
-                <text x=format!("{}", LEFT - 6.0) y=base.to_string() class="chart-axis" text-anchor="end">"0"</text>
+                <text x=trimmed(LEFT - 6.0, 1) y=trimmed(base, 1) class="chart-axis" text-anchor="end">"0"</text>
                 {bars}
-                <line x1=format!("{tx:.1}") x2=format!("{tx:.1}") y1=plot_top.to_string() y2=base.to_string() class="target-line" />
-                <text x=format!("{tx:.1}") y=format!("{}", plot_top - 4.0) class="chart-label" text-anchor="middle">{format!("target {target}")}</text>
-                <text x=LEFT.to_string() y=format!("{}", base + 16.0) class="chart-axis">"0 ms"</text>
-                <text x=format!("{}", LEFT + PLOT) y=format!("{}", base + 16.0) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
-                <text x=format!("{}", LEFT + PLOT / 2.0) y=format!("{}", base + 34.0) class="chart-label" text-anchor="middle">{format!("{} \u{2192}", m.label)}</text>
+                <line x1=fixed(tx, 1) x2=fixed(tx, 1) y1=trimmed(plot_top, 1) y2=trimmed(base, 1) class="target-line" />
+                <text x=fixed(tx, 1) y=trimmed(plot_top - 4.0, 1) class="chart-label" text-anchor="middle">{format!("target {target}")}</text>
+                <text x=trimmed(LEFT, 1) y=trimmed(base + 16.0, 1) class="chart-axis">"0 ms"</text>
+                <text x=trimmed(LEFT + PLOT, 1) y=trimmed(base + 16.0, 1) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+                <text x=trimmed(LEFT + PLOT / 2.0, 1) y=trimmed(base + 34.0, 1) class="chart-label" text-anchor="middle">{format!("{} \u{2192}", m.label)}</text>
             </svg>
             <figcaption>
                 {format!("How many requests had each {}, in bins {width} wide; hatched bins are over the target.", m.name)}

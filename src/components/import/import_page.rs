@@ -25,6 +25,7 @@ use crate::components::on_demand::OnDemandFailed;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_import::{export, report, tool_summary, Import, UnknownFormat};
+use ttft_latency::decimal::fixed;
 use ttft_latency::time::group_thousands;
 use ttft_latency::{parse_ms, Convention, Micros, MsError};
 use web_sys::File;
@@ -89,7 +90,7 @@ enum ReaderState {
 
 /// "12.3 MB": a byte count for the progress line.
 fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    format!("{} MB", fixed(bytes as f64 / 1_000_000.0, 1))
 }
 
 /// The target from the learner's text: a positive number of milliseconds.

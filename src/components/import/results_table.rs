@@ -13,6 +13,7 @@ use std::sync::Arc;
 use ttft_import::report::{self, Column, Standing};
 use ttft_import::tool_summary::Measure;
 use ttft_import::{Clock, Import, ImportedRequest, PrefillConvention};
+use ttft_latency::decimal::fixed;
 use ttft_latency::time::group_thousands;
 use ttft_latency::Micros;
 
@@ -108,7 +109,7 @@ fn cell(r: &ImportedRequest, column: Column, target: Micros) -> String {
         },
         Column::OutputRate => r
             .output_rate()
-            .map_or_else(|| "not stated".to_owned(), |x| format!("{x:.1} tokens/s")),
+            .map_or_else(|| "not stated".to_owned(), |x| format!("{} tokens/s", fixed(x, 1))),
         Column::Outcome => match &r.error {
             Some(e) => format!("{}: {e}", r.outcome.label()),
             None => r.outcome.label().to_owned(),

@@ -8,6 +8,7 @@ use crate::worker::sim::{RunFigures, Slot};
 use leptos::prelude::*;
 use ttft_latency::axis::nice_number;
 use ttft_sim::report::{self, SeriesRow};
+use ttft_latency::decimal::{fixed, shortest, trimmed};
 
 const WIDTH: f64 = 640.0;
 const LEFT: f64 = 72.0;
@@ -120,16 +121,16 @@ fn panel(title: &str, top: f64, values: &[f64]) -> impl IntoView {
         .map(|(k, v)| {
             let x = LEFT + (k as f64 + 0.5) / n * PLOT;
             let y = top + PANEL - (v / axis).clamp(0.0, 1.0) * PANEL;
-            format!("{x:.1},{y:.1}")
+            format!("{},{}", fixed(x, 1), fixed(y, 1))
         })
         .collect::<Vec<_>>()
         .join(" ");
     view! {
-        <text x=LEFT.to_string() y=format!("{:.1}", top - 5.0) class="chart-label">{title.to_owned()}</text>
-        <text x=format!("{}", LEFT - 6.0) y=format!("{:.1}", top + 10.0) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
-        <text x=format!("{}", LEFT - 6.0) y=format!("{:.1}", top + PANEL) class="chart-axis" text-anchor="end">"0"</text>
-        <line x1=LEFT.to_string() x2=LEFT.to_string() y1=top.to_string() y2=format!("{}", top + PANEL) class="chart-rule" />
-        <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=format!("{}", top + PANEL) y2=format!("{}", top + PANEL) class="chart-rule" />
+        <text x=trimmed(LEFT, 1) y=fixed(top - 5.0, 1) class="chart-label">{title.to_owned()}</text>
+        <text x=trimmed(LEFT - 6.0, 1) y=fixed(top + 10.0, 1) class="chart-axis" text-anchor="end">{shortest(axis)}</text>
+        <text x=trimmed(LEFT - 6.0, 1) y=fixed(top + PANEL, 1) class="chart-axis" text-anchor="end">"0"</text>
+        <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT, 1) y1=trimmed(top, 1) y2=trimmed(top + PANEL, 1) class="chart-rule" />
+        <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(top + PANEL, 1) y2=trimmed(top + PANEL, 1) class="chart-rule" />
         <polyline points=points class="sim-line" fill="none" />
     }
 }
@@ -158,14 +159,14 @@ fn SeriesChart(which: Slot, figures: RunFigures) -> impl IntoView {
     let width_text = report::shown(s.width);
     view! {
         <figure class="sim-chart">
-            <svg viewBox=format!("0 0 {WIDTH} {height}") role="img" aria-labelledby=labelled>
+            <svg viewBox=format!("0 0 {} {}", trimmed(WIDTH, 1), trimmed(height, 1)) role="img" aria-labelledby=labelled>
                 <title id=title_id>{format!("Run {name} over time: requests waiting, requests running, KV cache in use")}</title>
                 <desc id=desc_id>{format!("Three lines over {} of simulated time, each a mean over buckets of {width_text}; the table below has every value.", report::shown(end))}</desc>
                 {panel("requests waiting", 20.0, &queue)}
                 {panel("requests running", 20.0 + PANEL + 34.0, &running)}
                 {panel("KV-cache tokens in use (thousands)", 20.0 + 2.0 * (PANEL + 34.0), &kv)}
-                <text x=LEFT.to_string() y=format!("{}", height - 6.0) class="chart-axis">"0 ms"</text>
-                <text x=format!("{}", LEFT + PLOT) y=format!("{}", height - 6.0) class="chart-axis" text-anchor="end">{report::shown(end)}</text>
+                <text x=trimmed(LEFT, 1) y=trimmed(height - 6.0, 1) class="chart-axis">"0 ms"</text>
+                <text x=trimmed(LEFT + PLOT, 1) y=trimmed(height - 6.0, 1) class="chart-axis" text-anchor="end">{report::shown(end)}</text>
             </svg>
             <figcaption>{format!("Run {name}: requests waiting, requests running and KV-cache tokens in use over simulated time (means over buckets of {width_text}).")}</figcaption>
             <details>

@@ -35,6 +35,7 @@ use ttft_latency::{Convention, Micros};
 use ttft_sim::sweep::{SweepProgress, SweepResult};
 use ttft_sim::{Settings, SweepSpec};
 use wasm_bindgen::JsCast;
+use ttft_latency::decimal::fixed;
 
 /// Whether the simulator can be used.
 #[derive(Clone, Debug, PartialEq)]
@@ -343,7 +344,7 @@ pub fn SimulatePage() -> impl IntoView {
             Busy::Receiving { .. } => 1.0,
             _ => return None,
         };
-        Some(view! { <progress max="1000" value=format!("{:.0}", fraction.clamp(0.0, 1.0) * 1_000.0) aria-label="Simulation progress"></progress> })
+        Some(view! { <progress max="1000" value=fixed(fraction.clamp(0.0, 1.0) * 1_000.0, 0) aria-label="Simulation progress"></progress> })
     };
 
     let run_section = move |slot: Slot| {

@@ -10,6 +10,7 @@ use ttft_latency::axis::nice_ceiling;
 use ttft_latency::{Micros, Share};
 use ttft_sim::report;
 use ttft_sim::sweep::SweepResult;
+use ttft_latency::decimal::{fixed, trimmed};
 
 const PATTERNS: ChartPatterns = ChartPatterns::new("sw");
 const WIDTH: f64 = 640.0;
@@ -51,13 +52,13 @@ pub fn SweepView(result: SweepResult) -> impl IntoView {
                         .map(|(&t, fill)| {
                             let h = along(t, axis, HEIGHT);
                             y -= h;
-                            view! { <rect x=format!("{x:.1}") y=format!("{y:.1}") width=format!("{bar:.1}") height=format!("{h:.1}") fill=PATTERNS.url(fill) class="chart-segment" /> }
+                            view! { <rect x=fixed(x, 1) y=fixed(y, 1) width=fixed(bar, 1) height=fixed(h, 1) fill=PATTERNS.url(fill) class="chart-segment" /> }
                         })
                         .collect_view()
                 });
             view! {
                 {segments}
-                <text x=format!("{:.1}", x + bar / 2.0) y=format!("{}", base + 14.0) class="chart-axis" text-anchor="middle">{r.load.clone()}</text>
+                <text x=fixed(x + bar / 2.0, 1) y=trimmed(base + 14.0, 1) class="chart-axis" text-anchor="middle">{r.load.clone()}</text>
             }
         })
         .collect_view();
@@ -67,8 +68,8 @@ pub fn SweepView(result: SweepResult) -> impl IntoView {
         .map(|(k, (name, fill))| {
             let x = LEFT + 150.0 * k as f64;
             view! {
-                <rect x=format!("{x}") y=format!("{}", base + 30.0) width="12" height="12" fill=PATTERNS.url(fill) class="chart-segment" />
-                <text x=format!("{}", x + 17.0) y=format!("{}", base + 40.0) class="chart-label">{name}</text>
+                <rect x=trimmed(x, 1) y=trimmed(base + 30.0, 1) width="12" height="12" fill=PATTERNS.url(fill) class="chart-segment" />
+                <text x=trimmed(x + 17.0, 1) y=trimmed(base + 40.0, 1) class="chart-label">{name}</text>
             }
         })
         .collect_view();
@@ -95,16 +96,16 @@ pub fn SweepView(result: SweepResult) -> impl IntoView {
             <h3 id="sim-sweep-result-title">"Sweep result"</h3>
             <p>{report::sweep_reading(&result)}</p>
             <figure class="sim-chart">
-                <svg viewBox=format!("0 0 {WIDTH} {}", base + 52.0) role="img" aria-labelledby="sim-sweep-chart-title sim-sweep-chart-desc">
+                <svg viewBox=format!("0 0 {} {}", trimmed(WIDTH, 1), trimmed(base + 52.0, 1)) role="img" aria-labelledby="sim-sweep-chart-title sim-sweep-chart-desc">
                     <title id="sim-sweep-chart-title">"The p95 request's TTFT split at each load"</title>
                     <desc id="sim-sweep-chart-desc">{format!(
                         "One column per load, from the lightest to the heaviest, each the TTFT of the request at p95 divided into queue wait, prefill and emit. The axis runs from 0 to {axis}. The table below has every figure."
                     )}</desc>
                     {PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit])}
-                    <line x1=LEFT.to_string() x2=LEFT.to_string() y1=TOP.to_string() y2=base.to_string() class="chart-rule" />
-                    <line x1=LEFT.to_string() x2=format!("{}", LEFT + PLOT) y1=base.to_string() y2=base.to_string() class="chart-rule" />
-                    <text x=format!("{}", LEFT - 6.0) y=format!("{}", TOP + 8.0) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
-                    <text x=format!("{}", LEFT - 6.0) y=base.to_string() class="chart-axis" text-anchor="end">"0 ms"</text>
+                    <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT, 1) y1=trimmed(TOP, 1) y2=trimmed(base, 1) class="chart-rule" />
+                    <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
+                    <text x=trimmed(LEFT - 6.0, 1) y=trimmed(TOP + 8.0, 1) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+                    <text x=trimmed(LEFT - 6.0, 1) y=trimmed(base, 1) class="chart-axis" text-anchor="end">"0 ms"</text>
                     {columns}
                     {legend}
                 </svg>

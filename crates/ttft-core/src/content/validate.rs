@@ -36,6 +36,7 @@ use crate::rubric::MAX_SCORE;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
+use ttft_latency::decimal::shortest;
 use ttft_latency::split::{split_request, unseen_by_server, Dominant};
 use ttft_latency::time::Micros;
 use ttft_latency::timing::{Field, TimingError};
@@ -485,7 +486,7 @@ pub fn validate_worked_timeline(w: &WorkedTimeline) -> Vec<ContentProblem> {
     }
     let rate = s.decode.and_then(|d| d.output_rate()).map(|r| r.round());
     if rate != Some(e.output_rate_tps as f64) {
-        let got = rate.map_or_else(|| "no rate".to_owned(), |r| format!("{r} tokens/s"));
+        let got = rate.map_or_else(|| "no rate".to_owned(), |r| format!("{} tokens/s", shortest(r)));
         p.add(
             format!("{base}.expected.output_rate_tps"),
             format!(
@@ -569,7 +570,9 @@ pub fn validate_trace_exercise(x: &TraceExercise) -> Vec<ContentProblem> {
                 format!("{at}.answer.share_percent"),
                 format!(
                     "{}: states {}% but {} is {computed} of TTFT",
-                    row.id, a.share_percent, a.dominant
+                    row.id,
+                    shortest(a.share_percent),
+                    a.dominant
                 ),
             );
         }
