@@ -8,9 +8,9 @@
 //! `embedded`, `embedded_lesson` and `embedded_interview`, that build the
 //! same `Course`, `Lesson` and `InterviewPart` values from code
 //! (`build/bake.rs` writes them, and says why it is code and not JSON to
-//! parse); `src/course.rs` includes them. A build that never calls the
-//! second or the third (one without the lesson, or the interview) carries
-//! none of that text.
+//! parse); `src/course.rs` includes them. A build that never calls one
+//! (the import page's build calls none; one without the lesson or the
+//! interview skips the second or the third) carries none of that text.
 //!
 //! What it deliberately does not do: check that stated answers match the
 //! core (the native content test does that) or fill prose placeholders (the
@@ -43,6 +43,17 @@ fn main() {
         .all(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
     if every_part {
         println!("cargo:rustc-cfg=every_part");
+    }
+    // `course_content`: a part of this build shows or reports the course's
+    // own content (the worked timeline, the two exercises), so it embeds
+    // them (`course::load`). The import page's and the simulate part's
+    // builds show none and carry none.
+    println!("cargo::rustc-check-cfg=cfg(course_content)");
+    let course_content = ["LESSON", "TRACE", "CHOICE", "INTERVIEW", "LMS"]
+        .iter()
+        .any(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
+    if course_content {
+        println!("cargo:rustc-cfg=course_content");
     }
     let dir = Path::new("content");
     let mut missing = Vec::new();
@@ -117,7 +128,9 @@ fn main() {
     let out = Path::new(&out_dir).join("course.rs");
     let source = format!(
         "// Written by build.rs from content/*.toml: the course, built from code.\n\
-         #[allow(clippy::too_many_lines)]\n\
+         // The worked timeline and the exercises: only a build with a part\n\
+         // that shows them (`cfg(course_content)`) calls this.\n\
+         #[allow(clippy::too_many_lines, dead_code)]\n\
          fn embedded() -> Result<Course, CourseError> {{\n    {course}\n}}\n\
          // The lesson's text, apart: only a build that shows the lesson (or\n\
          // reports to a learning system) calls this.\n\

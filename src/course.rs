@@ -37,9 +37,25 @@ impl fmt::Display for CourseError {
     }
 }
 
-/// The embedded course: what every part reads.
-pub fn load() -> Result<Course, CourseError> {
-    embedded()
+/// What a build reads of the course: the course itself in a build with a
+/// part that shows it (`cfg(course_content)`: the lesson, the exercises,
+/// the interview, the full app).
+#[cfg(course_content)]
+pub type Embedded = Course;
+
+/// What a build reads of the course: nothing in the import page's and the
+/// simulate part's builds, whose parts show none of it, so they do not
+/// carry its text and the code that builds it.
+#[cfg(not(course_content))]
+#[derive(Clone, Debug, PartialEq)]
+pub struct Embedded;
+
+/// The embedded course, as far as this build's parts read it.
+pub fn load() -> Result<Embedded, CourseError> {
+    #[cfg(course_content)]
+    return embedded();
+    #[cfg(not(course_content))]
+    Ok(Embedded)
 }
 
 /// The embedded lesson: its sections and their checklists.
@@ -54,7 +70,8 @@ pub fn load_interview() -> Result<InterviewPart, CourseError> {
     embedded_interview()
 }
 
-/// The course, shared with every component through context.
+/// The course, shared with every component through context in a build that
+/// embeds it.
 #[derive(Clone, Debug)]
 pub struct CourseContext(pub Arc<Course>);
 

@@ -69,7 +69,9 @@ use components::storage_status::StorageStatus;
 #[cfg(feature = "lesson")]
 use components::worked_timeline::WorkedTimelineWidget;
 use connection::Online;
-use course::{CourseContext, CourseError};
+#[cfg(course_content)]
+use course::CourseContext;
+use course::CourseError;
 #[cfg(feature = "lesson")]
 use course::LessonContext;
 #[cfg(feature = "interview")]
@@ -78,14 +80,13 @@ use leptos::prelude::*;
 use navigation::Navigator;
 use std::sync::Arc;
 use storage::{Store, Stored};
-use ttft_core::content::Course;
 use ttft_core::course_part::CoursePart;
 
 /// The app over a given course and store, so tests can supply either.
 #[component]
 pub fn Shell(
     /// The course, or why it cannot be shown.
-    course: Result<Course, CourseError>,
+    course: Result<course::Embedded, CourseError>,
     /// Where saved work is kept.
     store: Store,
 ) -> impl IntoView {
@@ -112,6 +113,7 @@ pub fn Shell(
     let body = match course {
         Ok(course) => {
             let course = Arc::new(course);
+            #[cfg(course_content)]
             provide_context(CourseContext(Arc::clone(&course)));
             // The lesson's text, only in a build that shows or reports it.
             #[cfg(any(feature = "lesson", feature = "lms"))]
@@ -185,8 +187,9 @@ pub fn Shell(
     }
 }
 
-fn part_view(part: CoursePart, course: &Arc<Course>, embedded: bool) -> AnyView {
-    // The import page's and the simulate part's builds show no course content.
+fn part_view(part: CoursePart, course: &Arc<course::Embedded>, embedded: bool) -> AnyView {
+    // The import page's and the simulate part's builds show no course
+    // content (`course::Embedded` is empty there).
     let _ = course;
     // Read from the address as it is now: moving between parts drops
     // `content=`, and the built-in exercise comes back with it.
@@ -312,7 +315,7 @@ pub fn start() {
 /// neither, and the same markup in the same place means nothing moves.
 /// Focus on a link or control in the first view moves to the same one in
 /// the app.
-fn take_over(course: Result<Course, CourseError>, store: Store) {
+fn take_over(course: Result<course::Embedded, CourseError>, store: Store) {
     // The learner may have moved to a part this build lacks while it
     // started: the page is the next build's now.
     if hand_over::handed_over() {
