@@ -4,13 +4,14 @@
 //! Each file under `content/` is parsed into its `ttft_core::content` type,
 //! so a typo in a field name or a wrong type fails the build with the file's
 //! name and TOML's own location message, long before a learner sees a page.
-//! The parsed course is written to `$OUT_DIR/course.rs` as three functions,
-//! `embedded`, `embedded_lesson` and `embedded_interview`, that build the
-//! same `Course`, `Lesson` and `InterviewPart` values from code
-//! (`build/bake.rs` writes them, and says why it is code and not JSON to
-//! parse); `src/course.rs` includes them. A build that never calls one
-//! (the import page's build calls none; one without the lesson or the
-//! interview skips the second or the third) carries none of that text.
+//! The parsed course is written to `$OUT_DIR/course.rs` as functions that
+//! build the same values from code, one a piece: `embedded_worked`,
+//! `embedded_trace`, `embedded_config` (with `embedded`, the three as a
+//! `Course`), `embedded_lesson` and `embedded_interview` (`build/bake.rs`
+//! writes them, and says why it is code and not JSON to parse);
+//! `src/course.rs` includes them. A build calls only those of the pieces
+//! its parts show (the `course_*` cfgs below) and carries none of the
+//! others' text: the import page's build calls none.
 //!
 //! What it deliberately does not do: check that stated answers match the
 //! core (the native content test does that) or fill prose placeholders (the
@@ -26,7 +27,7 @@ mod bake;
 use std::fmt::Write as _;
 use std::path::Path;
 use ttft_core::content::{
-    ConfigExercise, Course, Interview, InterviewPart, Lesson, Rubric, TraceExercise,
+    ConfigExercise, Interview, InterviewPart, Lesson, Rubric, TraceExercise,
     WorkedTimeline,
 };
 
@@ -44,15 +45,30 @@ fn main() {
     if every_part {
         println!("cargo:rustc-cfg=every_part");
     }
-    // `course_content`: a part of this build shows or reports the course's
-    // own content (the worked timeline, the two exercises), so it embeds
-    // them (`course::load`). The import page's and the simulate part's
-    // builds show none and carry none.
+    // Which of the course's own pieces a part of this build shows or
+    // reports, so that the build embeds it (`course::load`): the worked
+    // timeline (`course_worked`: the lesson), the trace exercise
+    // (`course_trace`: it, and the interview, which quotes its rows) and the
+    // configuration exercise (`course_config`); `course_content` when any.
+    // The import page's and the simulate part's builds carry none.
+    let on = |features: &[&str]| {
+        features
+            .iter()
+            .any(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some())
+    };
+    let pieces = [
+        ("course_worked", on(&["LESSON", "LMS"])),
+        ("course_trace", on(&["TRACE", "INTERVIEW", "LMS"])),
+        ("course_config", on(&["CHOICE", "LMS"])),
+    ];
+    for (name, embedded) in pieces {
+        println!("cargo::rustc-check-cfg=cfg({name})");
+        if embedded {
+            println!("cargo:rustc-cfg={name}");
+        }
+    }
     println!("cargo::rustc-check-cfg=cfg(course_content)");
-    let course_content = ["LESSON", "TRACE", "CHOICE", "INTERVIEW", "LMS"]
-        .iter()
-        .any(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
-    if course_content {
+    if pieces.iter().any(|(_, embedded)| *embedded) {
         println!("cargo:rustc-cfg=course_content");
     }
     let dir = Path::new("content");
@@ -79,7 +95,7 @@ fn main() {
         std::process::exit(1);
     }
 
-    let (course, lesson, interview) = match (
+    let (worked, trace, config, lesson, interview) = match (
         lesson,
         worked_timeline,
         trace_exercise,
@@ -95,16 +111,13 @@ fn main() {
             Some(interview),
             Some(rubric),
         ) => {
-            let course = Course {
-                worked_timeline,
-                trace_exercise,
-                config_exercise,
-            };
             let interview = InterviewPart { interview, rubric };
             // The generated code names the content types itself.
             let uses = "use ttft_core::content::*;\n    use ttft_latency::split::Part;";
             (
-                format!("{uses}\n    Ok({})", bake::expression(&course)),
+                format!("{uses}\n    Ok({})", bake::expression(&worked_timeline)),
+                format!("{uses}\n    Ok({})", bake::expression(&trace_exercise)),
+                format!("{uses}\n    Ok({})", bake::expression(&config_exercise)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&lesson)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&interview)),
             )
@@ -114,7 +127,7 @@ fn main() {
             println!("cargo:warning=course content missing ({names}); the app will say so instead of showing the course");
             let message = format!("The course content is missing from this build: {names} under content/.");
             let err = format!("Err(CourseError::Missing(String::from({message:?})))");
-            (err.clone(), err.clone(), err)
+            (err.clone(), err.clone(), err.clone(), err.clone(), err)
         }
     };
 
@@ -128,10 +141,17 @@ fn main() {
     let out = Path::new(&out_dir).join("course.rs");
     let source = format!(
         "// Written by build.rs from content/*.toml: the course, built from code.\n\
-         // The worked timeline and the exercises: only a build with a part\n\
-         // that shows them (`cfg(course_content)`) calls this.\n\
-         #[allow(clippy::too_many_lines, dead_code)]\n\
-         fn embedded() -> Result<Course, CourseError> {{\n    {course}\n}}\n\
+         // The worked timeline and each exercise, apart: only a build with a\n\
+         // part that shows one (`cfg(course_worked)` and so on) calls it.\n\
+         #[allow(clippy::too_many_lines, dead_code, unused_imports)]\n\
+         fn embedded_worked() -> Result<WorkedTimeline, CourseError> {{\n    {worked}\n}}\n\
+         #[allow(clippy::too_many_lines, dead_code, unused_imports)]\n\
+         fn embedded_trace() -> Result<TraceExercise, CourseError> {{\n    {trace}\n}}\n\
+         #[allow(clippy::too_many_lines, dead_code, unused_imports)]\n\
+         fn embedded_config() -> Result<ConfigExercise, CourseError> {{\n    {config}\n}}\n\
+         // The three together, for a build that shows them all.\n\
+         #[allow(dead_code)]\n\
+         fn embedded() -> Result<Course, CourseError> {{\n    Ok(Course {{ worked_timeline: embedded_worked()?, trace_exercise: embedded_trace()?, config_exercise: embedded_config()? }})\n}}\n\
          // The lesson's text, apart: only a build that shows the lesson (or\n\
          // reports to a learning system) calls this.\n\
          #[allow(clippy::too_many_lines, dead_code)]\n\

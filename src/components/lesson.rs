@@ -17,7 +17,7 @@ use crate::components::worked_timeline::WorkedTimelineWidget;
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::content::markup::is_allowed_href;
-use ttft_core::content::{Block, Course, Lesson, Section, Widget};
+use ttft_core::content::{Block, Lesson, Section, Widget};
 
 /// The lesson part of the course.
 #[component]
@@ -25,7 +25,7 @@ pub fn LessonPage(
     /// The lesson's sections.
     lesson: Arc<Lesson>,
     /// What every part reads (the worked timeline widget needs its data).
-    course: Arc<Course>,
+    course: Arc<crate::course::Embedded>,
 ) -> impl IntoView {
     let contents = lesson
         .sections
@@ -61,7 +61,7 @@ pub fn LessonPage(
     }
 }
 
-fn section(s: &Section, course: &Arc<Course>) -> impl IntoView {
+fn section(s: &Section, course: &Arc<crate::course::Embedded>) -> impl IntoView {
     let heading_id = format!("{}-title", s.id);
     let labelled_by = heading_id.clone();
     // The larger blocks (tables, the checklist, the worked timeline) get a
@@ -87,7 +87,7 @@ fn section(s: &Section, course: &Arc<Course>) -> impl IntoView {
     }
 }
 
-fn block(section_id: &str, index: usize, block: &Block, course: &Arc<Course>) -> AnyView {
+fn block(section_id: &str, index: usize, block: &Block, course: &Arc<crate::course::Embedded>) -> AnyView {
     match block {
         Block::Paragraph { text } => view! { <p><Prose text=text.clone() /></p> }.into_any(),
         Block::List { items, ordered } => {

@@ -19,6 +19,9 @@ pub mod checklist;
 pub mod embed;
 pub mod import;
 pub mod later;
+// Built where the worked timeline is embedded: the lesson's build and the
+// full app.
+#[cfg(course_worked)]
 pub mod lesson;
 pub mod offline_status;
 pub mod on_demand;

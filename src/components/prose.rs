@@ -43,7 +43,7 @@ pub fn fill(text: &str) -> String {
         };
         fill_from(text, &sources)
     } else if let Some(CourseContext(course)) = use_context::<CourseContext>() {
-        fill_from(text, &Sources::course(&course))
+        fill_from(text, &crate::course::sources(&course))
     } else {
         return text.to_owned();
     };

@@ -31,7 +31,7 @@ use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::authoring::{load_from_url, parse_authored, AuthoredExercise, FILE_PATH};
 use ttft_core::content::validate::ContentProblem;
-use ttft_core::content::{ConfigExercise, Course, TraceExercise};
+use ttft_core::content::{ConfigExercise, TraceExercise};
 use ttft_core::embed::query::ContentSource;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -131,7 +131,7 @@ pub fn AuthoredPart(
     /// Which exercise this part shows.
     kind: AuthoredKind,
     /// The built-in course, for the fallback.
-    course: Arc<Course>,
+    course: Arc<crate::course::Embedded>,
 ) -> impl IntoView {
     let state = RwSignal::new(Load::Loading);
     let use_built_in = RwSignal::new(false);
@@ -175,11 +175,8 @@ pub fn AuthoredPart(
     let built_in = {
         let course = Arc::clone(&course);
         move || {
-            exercise_view(
-                kind,
-                Some(&course.trace_exercise),
-                Some(&course.config_exercise),
-            )
+            let built_in = crate::course::sources(&course);
+            exercise_view(kind, built_in.trace, built_in.config)
         }
     };
     let loading = || view! { <p class="authored-loading" role="status">"Loading the exercise…"</p> };

@@ -29,7 +29,6 @@ use ttft_core::authoring::{
     encode_for_url, parse_authored, AuthoredExercise, FILE_PATH, MAX_FILE_BYTES,
 };
 use ttft_core::content::validate::ContentProblem;
-use ttft_core::content::Course;
 use ttft_core::embed::query::{parse_query, percent_encode, ContentSource};
 use ttft_latency::time::group_thousands;
 
@@ -130,7 +129,7 @@ fn part_label(part: &str) -> &'static str {
 #[component]
 pub fn AuthoringPage(
     /// The built-in course, for "Start from the built-in exercise".
-    course: Arc<Course>,
+    course: Arc<crate::course::Embedded>,
 ) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let checked: RwSignal<Checked> = RwSignal::new(None);

@@ -12,4 +12,7 @@
 //! load anything from another origin.
 
 pub mod authored_content;
+// Built where both exercises are embedded (the authoring page previews
+// an instructor's file in them): the authoring build and the full app.
+#[cfg(all(course_trace, course_config))]
 pub mod authoring_page;
