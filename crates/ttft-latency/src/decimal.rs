@@ -116,14 +116,10 @@ pub fn trimmed(x: f64, places: u8) -> String {
 /// be the other one (`772066591.9726562` for `…563`), which reads back as
 /// `x` all the same.
 pub fn shortest(x: f64) -> String {
-    if !x.is_finite() {
-        return fixed(x, 0);
-    }
-    let (negative, digits, before) = shortest_digits(x);
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
+    let (mut out, digits, before) = match shortest_start(x) {
+        Ok(start) => start,
+        Err(text) => return text,
+    };
     // The digits before the point, padded with zeros up to it; at least "0".
     let whole = usize::try_from(before).unwrap_or(0);
     if whole == 0 {
@@ -145,14 +141,10 @@ pub fn shortest(x: f64) -> String {
 /// `format!("{x:e}")`: `5.16e-6`, `1e21`, `-2.5e0`, `0e0`, with the same
 /// digits as [`shortest`].
 pub fn shortest_exponent(x: f64) -> String {
-    if !x.is_finite() {
-        return fixed(x, 0);
-    }
-    let (negative, digits, before) = shortest_digits(x);
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
+    let (mut out, digits, before) = match shortest_start(x) {
+        Ok(start) => start,
+        Err(text) => return text,
+    };
     match digits.split_first() {
         None => out.push_str("0e0"),
         Some((first, rest)) => {
@@ -166,6 +158,17 @@ pub fn shortest_exponent(x: f64) -> String {
         }
     }
     out
+}
+
+/// What both shortest layouts start from: the sign as text, then
+/// [`shortest_digits`]; or, for NaN and the infinities, their whole text.
+fn shortest_start(x: f64) -> Result<(String, Vec<char>, i64), String> {
+    if !x.is_finite() {
+        return Err(fixed(x, 0));
+    }
+    let (negative, digits, before) = shortest_digits(x);
+    let sign = if negative { "-" } else { "" };
+    Ok((sign.to_owned(), digits, before))
 }
 
 /// Whether `x` (finite) is negative, its shortest significant digits (no
