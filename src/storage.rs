@@ -38,7 +38,8 @@ use leptos::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::any::Any;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use ttft_latency::small_map::SmallMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -112,7 +113,7 @@ pub trait Backend: Send + Sync {
 /// Values held in memory for this page only.
 #[derive(Default)]
 pub struct MemoryBackend {
-    values: Mutex<BTreeMap<String, String>>,
+    values: Mutex<SmallMap<String, String>>,
 }
 
 impl Backend for MemoryBackend {
@@ -154,7 +155,7 @@ impl Backend for MemoryBackend {
 /// refused. A build with only some parts hands it to the full app with the
 /// page (`hand_over`), which opens its store with it
 /// ([`Store::open_carrying`]), so moving on loses nothing the learner did.
-pub type Unsaved = BTreeMap<String, String>;
+pub type Unsaved = SmallMap<String, String>;
 
 /// A backend read through what a page handed over: a value it could not
 /// save reads as the page left it until it is saved here.

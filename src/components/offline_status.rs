@@ -23,7 +23,7 @@ use crate::navigation::{focus_main, Navigator};
 use ttft_core::course_part::CoursePart;
 use crate::service_worker::{self, WorkerNews};
 use leptos::prelude::*;
-use std::collections::BTreeSet;
+use ttft_latency::small_map::SmallSet;
 
 /// Where the new-version offer stands in this page visit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub fn OfflineStatus(
     let offer = RwSignal::new(Offer::None);
     // The part whose connection notice shows, and every part already told.
     let needs = RwSignal::new(None::<CoursePart>);
-    let told = StoredValue::new(BTreeSet::<&'static str>::new());
+    let told = StoredValue::new(SmallSet::<&'static str>::new());
     service_worker::start(move |news| match news {
         WorkerNews::UpdateReady => {
             if offer.get_untracked() == Offer::None {

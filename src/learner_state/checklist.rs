@@ -12,7 +12,7 @@
 
 use crate::learner_state::merge::past_horizon;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 
 /// One item's state and when it last changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -28,7 +28,7 @@ pub struct Tick {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checklist {
     /// Every item the learner has ever changed.
-    pub items: BTreeMap<String, Tick>,
+    pub items: SmallMap<String, Tick>,
 }
 
 impl Checklist {
@@ -65,10 +65,8 @@ impl Checklist {
     pub fn merge(mine: &Checklist, theirs: &Checklist) -> Checklist {
         let mut items = mine.items.clone();
         for (id, tick) in &theirs.items {
-            items
-                .entry(id.clone())
-                .and_modify(|t| *t = (*t).max(*tick))
-                .or_insert(*tick);
+            let t = items.get_or_insert_with(id.clone(), || *tick);
+            *t = (*t).max(*tick);
         }
         Checklist { items }
     }

@@ -14,7 +14,7 @@
 
 use crate::learner_state::merge::{later_wins, next_stamp};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 use ttft_core::exercises::config_choice::WorkloadInput;
 
 /// The learner's work on one workload.
@@ -40,7 +40,7 @@ pub struct WorkloadWork {
 pub struct ChoiceWork {
     /// Each workload's work, by workload id.
     #[serde(default)]
-    pub workloads: BTreeMap<String, WorkloadWork>,
+    pub workloads: SmallMap<String, WorkloadWork>,
     /// When this last changed, in milliseconds since the epoch.
     #[serde(default)]
     pub changed_ms: i64,
@@ -134,7 +134,7 @@ impl ChoiceWork {
     }
 
     fn change(&mut self, workload: &str, now_ms: i64, f: impl FnOnce(&mut WorkloadWork)) {
-        f(self.workloads.entry(workload.to_owned()).or_default());
+        f(self.workloads.get_or_insert_with(workload.to_owned(), WorkloadWork::default));
         self.changed_ms = next_stamp(self.changed_ms, now_ms);
     }
 

@@ -9,14 +9,14 @@
 //! show, or its "added" stamp, which the entries themselves bound.
 
 use crate::learner_state::merge::past_horizon;
-use std::collections::BTreeSet;
 use ttft_core::history::SavedScores;
+use ttft_latency::small_map::SmallSet;
 
 /// Drops the stamps no merge can need any more at `now_ms`.
 pub fn prune(scores: &mut SavedScores, now_ms: i64) {
     // Inserted one by one: collecting into a set sorts first, and that
     // sort alone is a few kilobytes of wasm.
-    let mut shown = BTreeSet::new();
+    let mut shown = SmallSet::new();
     for e in &scores.history.entries {
         shown.insert(e.id.clone());
     }
@@ -42,7 +42,6 @@ pub fn prune(scores: &mut SavedScores, now_ms: i64) {
 mod tests {
     use super::*;
     use crate::learner_state::merge::MERGE_HORIZON_MS;
-    use std::collections::BTreeMap;
     use ttft_core::content::{Dimension, Rubric};
     use ttft_core::history::Entry;
     use ttft_core::rubric::RubricScore;
@@ -67,7 +66,7 @@ mod tests {
         Entry::new(at, &score, &rubric, 0, 100)
     }
 
-    fn stamps(list: &[(&str, i64)]) -> BTreeMap<String, i64> {
+    fn stamps(list: &[(&str, i64)]) -> ttft_latency::small_map::SmallMap<String, i64> {
         list.iter().map(|(id, t)| ((*id).to_owned(), *t)).collect()
     }
 

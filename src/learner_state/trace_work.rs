@@ -15,11 +15,11 @@
 
 use crate::learner_state::merge::{later_wins, next_stamp};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 use ttft_core::exercises::trace_exercise::LearnerAnswer;
 
 /// Answers by request id.
-pub type Answers = BTreeMap<String, LearnerAnswer>;
+pub type Answers = SmallMap<String, LearnerAnswer>;
 
 /// The learner's work on the trace exercise, as it is stored (format 2).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -136,7 +136,7 @@ impl TraceWork {
 
     /// Changes the answer for `request` at `now_ms`.
     pub fn edit(&mut self, request: &str, now_ms: i64, change: impl FnOnce(&mut LearnerAnswer)) {
-        change(self.answers.entry(request.to_owned()).or_default());
+        change(self.answers.get_or_insert_with(request.to_owned(), LearnerAnswer::default));
         self.changed_ms = next_stamp(self.changed_ms, now_ms);
     }
 

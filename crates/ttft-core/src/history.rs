@@ -30,7 +30,7 @@
 use crate::content::Rubric;
 use crate::rubric::{RubricScore, ScoreOutOfRange, MAX_SCORE};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use ttft_latency::small_map::{SmallMap, SmallSet};
 use std::fmt;
 
 /// The version this code writes.
@@ -44,7 +44,7 @@ pub struct Entry {
     /// When it was saved, in milliseconds since the Unix epoch.
     pub saved_at_ms: i64,
     /// Score by dimension id.
-    pub scores: BTreeMap<String, u8>,
+    pub scores: SmallMap<String, u8>,
     /// Sum of the scores.
     pub total: u32,
     /// The readiness verdict when it was saved.
@@ -67,9 +67,9 @@ pub struct SecondOpinion {
     /// The model id that graded, as the learner named it.
     pub model: String,
     /// The AI's score by dimension id, each 0, 1 or 2.
-    pub scores: BTreeMap<String, u8>,
+    pub scores: SmallMap<String, u8>,
     /// The dimensions where the learner took the AI's score as their own.
-    pub adopted: BTreeSet<String>,
+    pub adopted: SmallSet<String>,
 }
 
 impl SecondOpinion {
@@ -78,13 +78,13 @@ impl SecondOpinion {
     /// the AI's (a dimension changed again after adopting is the learner's).
     pub fn new(
         model: &str,
-        scores: BTreeMap<String, u8>,
-        adopted: &BTreeSet<String>,
+        scores: SmallMap<String, u8>,
+        adopted: &SmallSet<String>,
         own: &RubricScore,
     ) -> SecondOpinion {
         // Inserted one by one: collecting into a set sorts, and each sort
         // is a few kilobytes of wasm for a handful of names already in order.
-        let mut kept = BTreeSet::new();
+        let mut kept = SmallSet::new();
         for d in adopted {
             if scores.get(d.as_str()).is_some_and(|&ai| own.get(d) == Some(ai)) {
                 kept.insert(d.clone());
@@ -192,7 +192,7 @@ impl Entry {
 /// The same save always gets the same id, on any machine.
 pub fn entry_id(
     saved_at_ms: i64,
-    scores: &BTreeMap<String, u8>,
+    scores: &SmallMap<String, u8>,
     hints_used: Option<u32>,
     answer_chars: Option<u32>,
 ) -> String {
@@ -203,7 +203,7 @@ pub fn entry_id(
 /// the canonical string is exactly v2's, so ids do not change on migration.
 pub fn entry_id_with(
     saved_at_ms: i64,
-    scores: &BTreeMap<String, u8>,
+    scores: &SmallMap<String, u8>,
     hints_used: Option<u32>,
     answer_chars: Option<u32>,
     opinion: Option<&SecondOpinion>,
@@ -300,7 +300,7 @@ struct V1 {
 #[serde(deny_unknown_fields)]
 struct V1Entry {
     saved_at_ms: i64,
-    scores: BTreeMap<String, u8>,
+    scores: SmallMap<String, u8>,
     total: u32,
     ready: bool,
 }
@@ -318,7 +318,7 @@ struct V2 {
 struct V2Entry {
     id: String,
     saved_at_ms: i64,
-    scores: BTreeMap<String, u8>,
+    scores: SmallMap<String, u8>,
     total: u32,
     ready: bool,
     hints_used: Option<u32>,
@@ -339,7 +339,7 @@ struct V3 {
 struct V3Entry {
     id: String,
     saved_at_ms: i64,
-    scores: BTreeMap<String, u8>,
+    scores: SmallMap<String, u8>,
     total: u32,
     ready: bool,
     hints_used: Option<u32>,
@@ -667,10 +667,10 @@ pub struct SavedScores {
     pub history: History,
     /// Id to when the learner last deleted that entry.
     #[serde(default)]
-    pub removed: BTreeMap<String, i64>,
+    pub removed: SmallMap<String, i64>,
     /// Id to when that entry was last saved, imported or restored.
     #[serde(default)]
-    pub added: BTreeMap<String, i64>,
+    pub added: SmallMap<String, i64>,
 }
 
 impl SavedScores {
@@ -728,12 +728,11 @@ impl SavedScores {
     /// Both copies combined: every entry once, each id's later action
     /// winning. Symmetric and idempotent.
     pub fn merge(mine: &SavedScores, theirs: &SavedScores) -> SavedScores {
-        let latest = |a: &BTreeMap<String, i64>, b: &BTreeMap<String, i64>| {
+        let latest = |a: &SmallMap<String, i64>, b: &SmallMap<String, i64>| {
             let mut out = a.clone();
             for (id, &t) in b {
-                out.entry(id.clone())
-                    .and_modify(|v| *v = (*v).max(t))
-                    .or_insert(t);
+                let v = out.get_or_insert_with(id.clone(), || t);
+                *v = (*v).max(t);
             }
             out
         };
@@ -972,7 +971,7 @@ mod tests {
 
     fn opinion(ai: [u8; 5], adopted: &[&str], own: &Entry) -> SecondOpinion {
         let r = rubric();
-        let scores: BTreeMap<String, u8> = r
+        let scores: SmallMap<String, u8> = r
             .dimensions
             .iter()
             .zip(ai)

@@ -11,7 +11,7 @@
 
 use crate::content::{DimensionScore, Rubric};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 use std::fmt;
 
 /// The highest score on a dimension.
@@ -46,7 +46,7 @@ impl std::error::Error for ScoreOutOfRange {}
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct RubricScore {
-    pub scores: BTreeMap<String, u8>,
+    pub scores: SmallMap<String, u8>,
 }
 
 impl RubricScore {

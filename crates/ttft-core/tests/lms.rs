@@ -3,7 +3,7 @@
 //! something was, keeps every part it did not name whole.
 
 use proptest::prelude::*;
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 use ttft_core::content::{Dimension, Rubric};
 use ttft_core::exercises::config_choice::WorkloadInput;
 use ttft_core::exercises::trace_exercise::{DominantChoice, LearnerAnswer, ShareEntry};
@@ -42,8 +42,17 @@ fn answer() -> impl Strategy<Value = LearnerAnswer> {
         })
 }
 
-fn answers() -> impl Strategy<Value = BTreeMap<String, LearnerAnswer>> {
-    proptest::collection::btree_map(id(), answer(), 0..6)
+/// A small map from proptest's `BTreeMap` strategy.
+fn small_map<K: Ord + std::fmt::Debug, V: std::fmt::Debug>(
+    keys: impl Strategy<Value = K>,
+    values: impl Strategy<Value = V>,
+    size: std::ops::Range<usize>,
+) -> impl Strategy<Value = SmallMap<K, V>> {
+    proptest::collection::btree_map(keys, values, size).prop_map(|m| m.into_iter().collect())
+}
+
+fn answers() -> impl Strategy<Value = SmallMap<String, LearnerAnswer>> {
+    small_map(id(), answer(), 0..6)
 }
 
 fn trace() -> impl Strategy<Value = TraceProgress> {
@@ -52,7 +61,7 @@ fn trace() -> impl Strategy<Value = TraceProgress> {
             checked: match checked {
                 0 => None,
                 1 => Some(answers.clone()),
-                _ => Some(BTreeMap::new()),
+                _ => Some(SmallMap::new()),
             },
             answers,
             attempts,
@@ -66,9 +75,9 @@ fn input() -> impl Strategy<Value = WorkloadInput> {
     (
         proptest::option::of(id()),
         proptest::option::of(words(10)),
-        proptest::collection::btree_map(id(), words(6), 0..3),
-        proptest::collection::btree_map(id(), any::<bool>(), 0..3),
-        proptest::collection::btree_map(id(), words(6), 0..3),
+        small_map(id(), words(6), 0..3),
+        small_map(id(), any::<bool>(), 0..3),
+        small_map(id(), words(6), 0..3),
         proptest::collection::vec(id(), 0..3),
     )
         .prop_map(
@@ -97,7 +106,7 @@ fn choice() -> impl Strategy<Value = ChoiceProgress> {
         },
     );
     (
-        proptest::collection::btree_map("[a-z_]{1,8}", workload, 0..4),
+        small_map("[a-z_]{1,8}", workload, 0..4),
         any::<i64>(),
     )
         .prop_map(|(workloads, changed_ms)| ChoiceProgress {
@@ -154,7 +163,7 @@ fn scores() -> impl Strategy<Value = SavedScores> {
 
 fn progress() -> impl Strategy<Value = Progress> {
     (
-        proptest::collection::btree_map(
+        small_map(
             id(),
             (any::<bool>(), any::<i64>()).prop_map(|(done, changed_ms)| Tick { done, changed_ms }),
             0..8,

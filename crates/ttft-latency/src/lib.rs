@@ -19,6 +19,7 @@ pub mod axis;
 pub mod decimal;
 pub mod percentile;
 pub mod short_sort;
+pub mod small_map;
 pub mod split;
 pub mod summary;
 pub mod time;

@@ -27,7 +27,7 @@ use crate::connection::Online;
 use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::Stored;
 use leptos::prelude::*;
-use std::collections::BTreeSet;
+use ttft_latency::small_map::SmallSet;
 use std::sync::Arc;
 use ttft_core::content::Rubric;
 use ttft_core::history::SecondOpinion;
@@ -47,7 +47,7 @@ pub struct Graded {
     /// The answer exactly as it was sent.
     pub answer: String,
     /// Dimensions where the learner pressed "Adopt AI score".
-    pub adopted: BTreeSet<String>,
+    pub adopted: SmallSet<String>,
 }
 
 /// The latest grade of this page visit, shared by the step and the

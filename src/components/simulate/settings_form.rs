@@ -13,7 +13,7 @@
 
 use crate::components::later::Later;
 use leptos::prelude::*;
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 use ttft_sim::query::{join, read_values, values};
 use ttft_sim::{Preset, Setting, Settings, SettingsError};
 
@@ -27,7 +27,7 @@ pub enum StopBy {
 /// The form's fields as typed.
 #[derive(Clone, Copy)]
 pub struct FormState {
-    values: RwSignal<BTreeMap<Setting, String>>,
+    values: RwSignal<SmallMap<Setting, String>>,
     stop: RwSignal<StopBy>,
     /// The setting the last error named, and the error.
     pub error: RwSignal<Option<SettingsError>>,
@@ -37,7 +37,7 @@ impl FormState {
     /// A form showing `settings`.
     pub fn new(settings: &Settings) -> FormState {
         let f = FormState {
-            values: RwSignal::new(BTreeMap::new()),
+            values: RwSignal::new(SmallMap::new()),
             stop: RwSignal::new(StopBy::Requests),
             error: RwSignal::new(None),
         };
@@ -48,7 +48,7 @@ impl FormState {
     /// Shows `settings` in every field (a preset's defaults fill the ones
     /// the settings do not write, such as the duration of a counted run).
     pub fn show(&self, settings: &Settings) {
-        let mut map = BTreeMap::new();
+        let mut map = SmallMap::new();
         let defaults = Settings::for_preset(settings.cost.preset);
         map.insert(Setting::Duration, "60000".to_owned());
         map.insert(Setting::Requests, "2000".to_owned());

@@ -31,7 +31,7 @@ use crate::exercises::trace_exercise::{check_trace, LearnerAnswer};
 use crate::history::SavedScores;
 use crate::rubric::{max_total, RubricScore};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 
 /// The passing threshold for the graded work, in thousandths of the
 /// scaled score (0.8).
@@ -51,7 +51,7 @@ pub struct Tick {
 pub struct ChecklistTicks {
     /// Every item the learner has changed.
     #[serde(default)]
-    pub items: BTreeMap<String, Tick>,
+    pub items: SmallMap<String, Tick>,
 }
 
 /// The trace exercise's work: answers as they stand and at the last check,
@@ -59,9 +59,9 @@ pub struct ChecklistTicks {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TraceProgress {
     #[serde(default)]
-    pub answers: BTreeMap<String, LearnerAnswer>,
+    pub answers: SmallMap<String, LearnerAnswer>,
     #[serde(default)]
-    pub checked: Option<BTreeMap<String, LearnerAnswer>>,
+    pub checked: Option<SmallMap<String, LearnerAnswer>>,
     #[serde(default)]
     pub attempts: u32,
     #[serde(default)]
@@ -90,7 +90,7 @@ pub struct WorkloadProgress {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChoiceProgress {
     #[serde(default)]
-    pub workloads: BTreeMap<String, WorkloadProgress>,
+    pub workloads: SmallMap<String, WorkloadProgress>,
     #[serde(default)]
     pub changed_ms: i64,
 }
@@ -343,7 +343,7 @@ pub(crate) mod tests {
         use crate::exercises::trace_exercise::{DominantChoice, ShareEntry};
         use ttft_latency::split::Part;
         let x = &course.trace_exercise;
-        let answers: BTreeMap<String, LearnerAnswer> = x
+        let answers: SmallMap<String, LearnerAnswer> = x
             .requests
             .iter()
             .map(|r| {

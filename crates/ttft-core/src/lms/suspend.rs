@@ -38,7 +38,7 @@ use crate::lms::progress::{
 };
 use crate::rubric::{RubricScore, MAX_SCORE};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use ttft_latency::small_map::{SmallMap, SmallSet};
 use std::fmt;
 
 /// SCORM 1.2's `cmi.suspend_data` limit (CMIString4096).
@@ -315,7 +315,7 @@ fn encode(p: &Progress) -> String {
     if !p.scores.removed.is_empty() {
         // A deleted entry's own "added" stamp cannot be rebuilt from an
         // entry on show, so it rides with the deletion.
-        let shown: BTreeSet<&str> = p.scores.history.entries.iter().map(|e| e.id.as_str()).collect();
+        let shown: SmallSet<&str> = p.scores.history.entries.iter().map(|e| e.id.as_str()).collect();
         let deleted: Map<String, Value> = p
             .scores
             .removed
@@ -364,7 +364,7 @@ fn answer_value(a: &LearnerAnswer) -> Value {
     ])
 }
 
-fn answers_value(answers: &BTreeMap<String, LearnerAnswer>) -> Value {
+fn answers_value(answers: &SmallMap<String, LearnerAnswer>) -> Value {
     Value::Object(
         answers
             .iter()
@@ -512,9 +512,9 @@ fn optional_text(v: Option<&Value>, path: &str) -> Result<Option<String>, Suspen
     }
 }
 
-fn texts_by_id(v: Option<&Value>, path: &str) -> Result<BTreeMap<String, String>, SuspendError> {
+fn texts_by_id(v: Option<&Value>, path: &str) -> Result<SmallMap<String, String>, SuspendError> {
     let Some(v) = v else {
-        return Ok(BTreeMap::new());
+        return Ok(SmallMap::new());
     };
     object(v, path)?
         .iter()
@@ -522,7 +522,7 @@ fn texts_by_id(v: Option<&Value>, path: &str) -> Result<BTreeMap<String, String>
         .collect()
 }
 
-fn scores_by_id(v: &Value, path: &str) -> Result<BTreeMap<String, u8>, SuspendError> {
+fn scores_by_id(v: &Value, path: &str) -> Result<SmallMap<String, u8>, SuspendError> {
     object(v, path)?
         .iter()
         .map(|(id, s)| {
@@ -586,7 +586,7 @@ fn read_answer(v: &Value, path: &str) -> Result<LearnerAnswer, SuspendError> {
     })
 }
 
-fn read_answers(v: &Value, path: &str) -> Result<BTreeMap<String, LearnerAnswer>, SuspendError> {
+fn read_answers(v: &Value, path: &str) -> Result<SmallMap<String, LearnerAnswer>, SuspendError> {
     object(v, path)?
         .iter()
         .map(|(id, a)| Ok((id.clone(), read_answer(a, &format!("{path}.{id}"))?)))
@@ -597,7 +597,7 @@ fn read_trace(v: &Value) -> Result<TraceProgress, SuspendError> {
     let m = object(v, "t")?;
     let answers = match m.get("a") {
         Some(a) => read_answers(a, "t.a")?,
-        None => BTreeMap::new(),
+        None => SmallMap::new(),
     };
     let checked = match m.get("k") {
         None => None,
@@ -619,7 +619,7 @@ fn read_input(v: &Value, path: &str) -> Result<WorkloadInput, SuspendError> {
         return Err(bad(path, "expected at most six fields"));
     }
     let fits = match list.get(3) {
-        None => BTreeMap::new(),
+        None => SmallMap::new(),
         Some(f) => object(f, path)?
             .iter()
             .map(|(id, x)| Ok((id.clone(), flag(x, &format!("{path}.{id}"))?)))
@@ -644,7 +644,7 @@ fn read_input(v: &Value, path: &str) -> Result<WorkloadInput, SuspendError> {
 
 fn read_choice(v: &Value) -> Result<ChoiceProgress, SuspendError> {
     let m = object(v, "c")?;
-    let mut workloads = BTreeMap::new();
+    let mut workloads = SmallMap::new();
     if let Some(w) = m.get("w") {
         for (id, x) in object(w, "c.w")? {
             let path = format!("c.w.{id}");
@@ -697,7 +697,7 @@ fn read_interview(v: &Value) -> Result<InterviewProgress, SuspendError> {
         score: RubricScore {
             scores: match m.get("s") {
                 Some(s) => scores_by_id(s, "i.s")?,
-                None => BTreeMap::new(),
+                None => SmallMap::new(),
             },
         },
         changed_ms: m.get("m").map_or(Ok(0), |s| stamp(s, "i.m"))?,
@@ -734,7 +734,7 @@ fn read_entry(v: &Value, path: &str) -> Result<(Entry, Option<i64>), SuspendErro
             let [model, ai, adopted] = o.as_slice() else {
                 return Err(bad(path, "expected [model, scores, adopted]"));
             };
-            let adopted: BTreeSet<String> = array(adopted, path)?
+            let adopted: SmallSet<String> = array(adopted, path)?
                 .iter()
                 .map(|x| text(x, path))
                 .collect::<Result<_, _>>()?;

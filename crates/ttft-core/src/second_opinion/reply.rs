@@ -7,7 +7,7 @@ use crate::rubric::{RubricScore, MAX_SCORE};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 
 /// How the JSON object was found in the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +75,7 @@ impl AiGrade {
     pub fn as_rubric_score(&self) -> RubricScore {
         // Inserted one by one rather than collected: collecting into a map
         // sorts first, a few kilobytes of wasm for five entries.
-        let mut scores = BTreeMap::new();
+        let mut scores = SmallMap::new();
         for d in &self.dimensions {
             scores.insert(d.dimension.clone(), d.score);
         }

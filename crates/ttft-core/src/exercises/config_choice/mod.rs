@@ -34,7 +34,7 @@ pub use verdicts::{
 
 use crate::content::{ConfigExercise, QualityStatus, ServingConfig, Workload};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use ttft_latency::small_map::SmallMap;
 use ttft_latency::split::format_tenths;
 use ttft_latency::time::group_thousands;
 
@@ -51,15 +51,15 @@ pub struct WorkloadInput {
     pub total_tokens: Option<String>,
     /// Batch only: time to finish at each configuration, as typed, by id.
     #[serde(default)]
-    pub seconds: BTreeMap<String, String>,
+    pub seconds: SmallMap<String, String>,
     /// Whether each configuration meets the workload's need, by id: fits
     /// the window (batch) or meets the target at p95 (interactive).
     #[serde(default)]
-    pub fits: BTreeMap<String, bool>,
+    pub fits: SmallMap<String, bool>,
     /// Interactive only: each configuration's share of late first tokens,
     /// in percent as typed, by id.
     #[serde(default)]
-    pub late_percent: BTreeMap<String, String>,
+    pub late_percent: SmallMap<String, String>,
     /// Ids of the evidence options ticked as still needed.
     #[serde(default)]
     pub evidence: Vec<String>,

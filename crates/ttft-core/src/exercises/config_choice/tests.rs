@@ -101,7 +101,7 @@ fn batch_input(total: &str, a: &str, b: &str) -> WorkloadInput {
         .into(),
         fits: [("A".to_owned(), true), ("B".to_owned(), true)].into(),
         evidence: vec!["quality_a".into(), "real_lengths".into()],
-        late_percent: BTreeMap::new(),
+        late_percent: ttft_latency::small_map::SmallMap::new(),
     }
 }
 
