@@ -167,6 +167,33 @@ test('a chosen file is read and checked', async () => {
   assertNoProblems(problems);
 });
 
+test("an instructor's file is asked for once, while the app downloads, and only a path the app reads", async () => {
+  // index.html's start-up script starts the file's request beside the
+  // app's wasm, and the app takes that response rather than asking again.
+  const { page, context, problems } = await newPage(browser, server.origin);
+  let asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  const fileAsked = () => asked.filter((p) => p.endsWith('/review-bot.json'));
+  await page.goto(`${server.url}?part=trace&src=review-bot.json`);
+  await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
+  assert.equal(fileAsked().length, 1, `the file is asked for once: ${asked.join(', ')}`);
+  const wasm = asked.findIndex((p) => p.endsWith('/author-part_bg.wasm'));
+  assert.ok(wasm > 0, "the authoring build's wasm was fetched");
+  assert.ok(asked.indexOf(fileAsked()[0]) < wasm, `the file is asked for before the app's wasm: ${asked.join(', ')}`);
+
+  // Paths the app refuses, and a part that reads no file: nothing is asked for.
+  // (Embedded, the page lists the refused option, which shows it was read.)
+  for (const query of ['?part=trace&embed=1&src=./review-bot.json', '?part=trace&embed=1&src=%2Freview-bot.json', '?part=lesson&src=review-bot.json']) {
+    asked = [];
+    await page.goto(`${server.url}${query}`);
+    await waitForApp(page);
+    if (query.includes('trace')) await page.getByText(/must be a path on this site ending in \.json/).first().waitFor();
+    assert.deepEqual(fileAsked(), [], `${query}: the file is not asked for`);
+  }
+  assertNoProblems(problems);
+  await context.close();
+});
+
 test("an instructor's exercise arrives without moving what is in view", async () => {
   // A phone's screen: the page below the exercise (the embed panel, the
   // footer) would be in view while the file is read, and pushed down by it.
@@ -206,7 +233,16 @@ test("an instructor's exercise is drawn out of sight and shown whole", async () 
   // The file's exercise is drawn in short tasks (components::later's
   // draw_in_steps) behind the loading line: the learner sees the loading
   // line, then the whole exercise, never one half drawn, and never neither.
+  // The file is held until the loading line shows (it usually arrives
+  // before the app starts, and then the app draws the exercise whole
+  // before it goes into the page).
   const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780 });
+  let release;
+  const gate = new Promise((ok) => { release = ok; });
+  await page.route('**/review-bot.json', async (route) => {
+    await gate;
+    await route.continue();
+  });
   await page.addInitScript(() => {
     window.__seen = [];
     const look = () => {
@@ -223,6 +259,8 @@ test("an instructor's exercise is drawn out of sight and shown whole", async () 
     new MutationObserver(look).observe(document, { attributes: true, childList: true, subtree: true });
   });
   await page.goto(`${server.url}?part=trace&src=review-bot.json`);
+  await page.locator('.authored-loading').waitFor();
+  release();
   await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
   await expectShown(page);
   const seen = await page.evaluate(() => window.__seen);

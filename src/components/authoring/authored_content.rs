@@ -4,7 +4,10 @@
 //! `?part=trace&src=<path>` names a `.json` file on this same site, fetched
 //! with `mode: "same-origin"` after the resolved URL's origin is checked
 //! against the page's (the core has already refused anything but a plain
-//! relative path; this is the second lock). Either way the text goes to
+//! relative path; this is the second lock). index.html's start-up script
+//! starts that same request while the app downloads, for a path that
+//! passes a rule at least as strict; the page takes it if the URL is the
+//! one it resolved, and checks its response as its own. Either way the text goes to
 //! `ttft_core::authoring`, which checks it against the published schema and
 //! checks its stated answers against the computed split. A file that cannot
 //! be loaded, or is refused, is shown with every problem and its path,
@@ -93,7 +96,9 @@ async fn fetch_same_origin(path: &str) -> Result<String, String> {
     init.set_credentials(web_sys::RequestCredentials::SameOrigin);
     let unreachable =
         || format!("{path} could not be loaded: check that the file is on this site at that path");
-    let response = JsFuture::from(window.fetch_with_str_and_init(&url.href(), &init))
+    let request = started_early(&window, &url.href())
+        .unwrap_or_else(|| window.fetch_with_str_and_init(&url.href(), &init));
+    let response = JsFuture::from(request)
         .await
         .map_err(|_| unreachable())?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| unreachable())?;
@@ -120,6 +125,23 @@ async fn fetch_same_origin(path: &str) -> Result<String, String> {
         .ok()
         .and_then(|t| t.as_string())
         .ok_or_else(unreachable)
+}
+
+/// The request for `href` that index.html's start-up script began while
+/// the app was on its way (`ttftTakeAuthoredFile`: the same URL, mode and
+/// credentials as [`fetch_same_origin`]'s, so the same checks apply to its
+/// response). Each is taken once; `None` when there is none for `href`
+/// (another address, taken already, or a page without that script), and
+/// the page fetches for itself.
+fn started_early(window: &web_sys::Window, href: &str) -> Option<js_sys::Promise> {
+    let take = js_sys::Reflect::get(window, &wasm_bindgen::JsValue::from_str("ttftTakeAuthoredFile"))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    take.call1(window, &wasm_bindgen::JsValue::from_str(href))
+        .ok()?
+        .dyn_into::<js_sys::Promise>()
+        .ok()
 }
 
 /// The part's exercise, from the authored file when it loads and has one,
