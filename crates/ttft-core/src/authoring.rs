@@ -403,7 +403,7 @@ impl Walker<'_> {
                     let mut known: Vec<&str> = props
                         .map(|p| p.keys().map(String::as_str).collect())
                         .unwrap_or_default();
-                    known.sort_unstable();
+                    ttft_latency::sort::sort(&mut known);
                     self.add(
                         &join(path, key),
                         format!(

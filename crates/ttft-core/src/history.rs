@@ -476,7 +476,7 @@ fn migrate_v2(v2: V2) -> Vec<Entry> {
 /// Newest first (ties by id, so the order is the same everywhere), each id
 /// once: the first seen wins.
 fn normalise(mut entries: Vec<Entry>) -> History {
-    entries.sort_by(|a, b| {
+    ttft_latency::sort::sort_by(&mut entries, |a, b| {
         b.saved_at_ms
             .cmp(&a.saved_at_ms)
             .then_with(|| a.id.cmp(&b.id))

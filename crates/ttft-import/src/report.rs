@@ -194,7 +194,7 @@ pub fn order(
         .enumerate()
         .map(|(i, r)| (key(r, column, target), i))
         .collect();
-    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+    ttft_latency::sort::sort_by(&mut keyed, |(a, _), (b, _)| match (a, b) {
         (Key::Missing, Key::Missing) => Ordering::Equal,
         (Key::Missing, _) => Ordering::Greater,
         (_, Key::Missing) => Ordering::Less,
@@ -417,21 +417,26 @@ pub fn histogram(requests: &[ImportedRequest], bins: usize, target: Micros) -> O
 /// in file order). Requests without a TTFT are not among them.
 pub fn slowest(requests: &[ImportedRequest], n: usize) -> Vec<usize> {
     // The same as sorting by TTFT, descending and stable, then keeping `n`,
-    // but picks the `n` first (linear) and sorts only those: this runs on
-    // the page's main thread over files of 100,000 requests.
-    let mut timed: Vec<(Micros, usize)> = requests
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| first_token(r).map(|t| (t, i)))
-        .collect();
-    // Slower first; among equal times, file order (as a stable sort keeps).
-    let by = |a: &(Micros, usize), b: &(Micros, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
-    if n < timed.len() {
-        timed.select_nth_unstable_by(n, by);
-        timed.truncate(n);
+    // but in one pass that keeps the `n` slowest seen so far in order: this
+    // runs on the page's main thread over files of 100,000 requests, and
+    // brings no sort of its own into the page's wasm. A request goes in
+    // only when it is strictly slower than the last kept (so an equal time
+    // later in the file stays behind), after every kept request at least
+    // as slow.
+    let mut kept: Vec<(Micros, usize)> = Vec::with_capacity(n.min(requests.len()) + 1);
+    if n == 0 {
+        return Vec::new();
     }
-    timed.sort_unstable_by(by);
-    timed.into_iter().map(|(_, i)| i).collect()
+    for (i, r) in requests.iter().enumerate() {
+        let Some(t) = first_token(r) else { continue };
+        if kept.len() == n && kept.last().is_some_and(|&(last, _)| t <= last) {
+            continue;
+        }
+        let at = kept.partition_point(|&(k, _)| k >= t);
+        kept.insert(at, (t, i));
+        kept.truncate(n);
+    }
+    kept.into_iter().map(|(_, i)| i).collect()
 }
 
 /// Up to `max` positions spread evenly over `0..len`, first included, for a

@@ -6,8 +6,11 @@
 //! summaries of many requests ([`summary`]), the number formats they print
 //! (`split::format_tenths`, `time::group_thousands`, and floats with fixed
 //! places in [`decimal`], without the standard library's float formatting),
-//! the round numbers charts put on their axes ([`axis`]), and a stable sort
-//! for lists of a few items that keeps the wasm small ([`short_sort`]).
+//! the round numbers charts put on their axes ([`axis`]), and what keeps
+//! the wasm small: one stable sort compiled once for every list ([`sort`]),
+//! an insertion sort for the few lists of a handful of items that builds
+//! without any other sort hold ([`short_sort`]), and maps kept as sorted
+//! lists ([`small_map`]).
 //! This is all the trace importer needs; the course (content, exercises,
 //! rubric, history) lives in `ttft-core`, above this crate.
 //!
@@ -20,6 +23,7 @@ pub mod decimal;
 pub mod percentile;
 pub mod short_sort;
 pub mod small_map;
+pub mod sort;
 pub mod split;
 pub mod summary;
 pub mod time;

@@ -195,7 +195,7 @@ pub fn percentile(
     convention: Convention,
 ) -> Result<PercentileValue, PercentileError> {
     let mut sorted = samples.to_vec();
-    sorted.sort_unstable();
+    crate::sort::sort_micros(&mut sorted);
     percentile_of_sorted(&sorted, p, convention)
 }
 
@@ -205,7 +205,7 @@ pub fn percentiles(
     convention: Convention,
 ) -> Result<Percentiles, PercentileError> {
     let mut sorted = samples.to_vec();
-    sorted.sort_unstable();
+    crate::sort::sort_micros(&mut sorted);
     let (Some(&min), Some(&max)) = (sorted.first(), sorted.last()) else {
         return Err(PercentileError::NoSamples);
     };

@@ -1,12 +1,12 @@
 //! A stable sort for lists of a handful of items.
 //!
-//! The standard library's sorts are fast on any length, and each order of
-//! each element type they sort is a copy of a few kilobytes in the wasm a
-//! learner downloads. The lists the page sorts by hand as it reads the
-//! browser's storage or a learner's entries are a few items long, so
-//! they use this insertion sort: a few dozen bytes a copy, and quadratic,
-//! which is why long lists (a trace's requests, the saved scores) keep the
-//! standard library's.
+//! [`crate::sort`] is the sort for any list: one copy of its code in a
+//! build, whatever it sorts, but about a kilobyte of wasm. The lists every
+//! build sorts as it reads the browser's storage, and the worked
+//! timeline's errors, are a few items long, and the lesson's build sorts
+//! nothing else, so they use this insertion sort: a few dozen bytes a
+//! copy, and quadratic, which is why long lists (a trace's requests, the
+//! saved scores) use [`crate::sort`].
 
 use std::cmp::Ordering;
 

@@ -369,7 +369,7 @@ fn point(load: f64, run: &Run) -> SweepPoint {
             let splits: Vec<TtftSplit> = reqs.iter().filter_map(|r| r.split()).collect();
             let p95 = |xs: Vec<Micros>| percentile(&xs, 95, convention).ok().map(|v| v.value);
             let mut by_ttft: Vec<&TtftSplit> = splits.iter().collect();
-            by_ttft.sort_by_key(|s| s.ttft());
+            ttft_latency::sort::sort_by_key(&mut by_ttft, |s| s.ttft());
             let at_p95 = (!by_ttft.is_empty()).then(|| {
                 let rank = (95 * by_ttft.len()).div_ceil(100).max(1);
                 *by_ttft[rank - 1]

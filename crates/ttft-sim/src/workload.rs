@@ -145,7 +145,7 @@ impl Replay {
             })
             .collect();
         if has_arrivals {
-            requests.sort_by_key(|r| r.arrival);
+            ttft_latency::sort::sort_by_key(&mut requests, |r| r.arrival);
         }
         if requests.len() > MAX_REQUESTS as usize {
             skipped.too_many = requests.len() - MAX_REQUESTS as usize;

@@ -77,7 +77,7 @@ pub struct Context {
 /// and 18,000: the median is 3,350.)
 pub fn is_long_prompt(tokens: u64, all: &[u64]) -> bool {
     let mut sorted = all.to_vec();
-    sorted.sort_unstable();
+    ttft_latency::sort::sort(&mut sorted);
     let n = sorted.len();
     let (Some(&a), Some(&b)) = (sorted.get(n.saturating_sub(1) / 2), sorted.get(n / 2)) else {
         return false;
