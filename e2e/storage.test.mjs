@@ -108,6 +108,8 @@ test('a set-aside copy is listed, deleted with the keyboard, and the deletion an
   await savedWork(page).getByText(/Deleted the copy of your checklist/).waitFor();
   assert.deepEqual(Object.keys(await entries(page, `${CHECKLIST}/set-aside/`)), [], 'the copy is gone from localStorage');
   assert.equal(await summary.count(), 0, 'no copies, no panel');
+  // Focus moves in the frame after the list is gone (storage_status.rs).
+  await page.waitForFunction(() => document.activeElement !== document.body, null, { timeout: 5000 });
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'focus lands on the page, not on nothing');
   assertNoProblems(problems);
   await context.close();
