@@ -30,6 +30,7 @@ import {
   launchBrowser,
   launchProfile,
   newPage,
+  openSecondOpinion,
   partUrl,
   screenshot,
   startPages,
@@ -140,7 +141,7 @@ test("dist/sw.js lists exactly the built files, none of the .gz/.br copies, unde
   // lesson's); their JS glue goes by its size, near the line.
   const builds = /^((trace|choice|author|interview|import)-part|simulate-host)\.js$/;
   assert.deepEqual(plan.onDemand.map(([p]) => p).filter((p) => !builds.test(p)).sort(), [
-    NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm',
+    NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm', 'second-opinion-part_bg.wasm',
     'trace-part_bg.wasm', 'choice-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
     'simulate-host_bg.wasm',
   ].sort());
@@ -424,6 +425,7 @@ test('the AI second opinion says it is offline before the learner tries to send'
   const server = await startServer({ root: buildA });
   const { page, context, problems } = await openControlled(server, 'interview', { width: 360 });
   await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
+  await openSecondOpinion(page);
   const connection = page.getByRole('status', { name: 'Connection', exact: true });
   assert.equal((await connection.innerText()).trim(), '');
   await context.setOffline(true);

@@ -20,6 +20,7 @@ import {
   description,
   launchBrowser,
   newPage,
+  openSecondOpinion,
   partUrl,
   screenshot,
   startServer,
@@ -92,6 +93,7 @@ async function selfScores(page) {
 async function prepare(page, { remember = false } = {}) {
   await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
   await score(page, SCORES);
+  await openSecondOpinion(page);
   await page.getByLabel('Provider').selectOption('custom');
   await page.getByLabel('Base URL').fill(mock.baseUrl);
   await page.getByLabel('Base URL').press('Tab');
@@ -316,5 +318,82 @@ test('Cancel aborts the request itself, nothing lost', async () => {
   assert.equal(mock.state.aborted, abortedBefore + 1, 'the server saw the client go away');
   assert.equal(await page.getByRole('button', { name: 'Cancel' }).count(), 0);
   assertNoProblems(problems, { allow: allowMock(/request failed: .*chat\/completions \(net::ERR_ABORTED\)/) });
+  await context.close();
+});
+
+/** The step's own files, which only opening it fetches. */
+const PART_FILES = /\/(part-loader\.js|second-opinion-part\.js|second-opinion-part_bg\.wasm)(\?|$)/;
+
+test('the step is fetched only when opened; then focus is on its first field, and the answer typed since reaches it', async () => {
+  const { page, context, problems } = await open();
+  const urls = [];
+  page.on('request', (r) => urls.push(r.url()));
+  await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(urls.filter((u) => PART_FILES.test(u)), [], 'nothing of the step before it is opened');
+  const opener = page.getByRole('button', { name: 'Open the second opinion' });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Provider').waitFor({ timeout: 30000 });
+  assert.deepEqual(
+    urls.filter((u) => PART_FILES.test(u)).map((u) => new URL(u).pathname.split('/').pop()),
+    ['part-loader.js', 'second-opinion-part.js', 'second-opinion-part_bg.wasm'],
+  );
+  assert.equal(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName), await page.getByLabel('Provider').evaluate((e) => e.id || e.tagName), 'focus moved into the step');
+  await axeCheck(page, { label: 'second opinion, opened' });
+  await screenshot(page, 'second-opinion-opened');
+
+  // The page sends the part its work as it changes: the preview holds the
+  // answer as it now stands, and an empty answer blocks Send.
+  await page.getByLabel('Provider').selectOption('custom');
+  await page.getByLabel('Base URL').fill(mock.baseUrl);
+  await page.getByLabel('Base URL').press('Tab');
+  await page.getByLabel('Model', { exact: true }).fill('mock-grader-1');
+  await page.getByLabel('Model', { exact: true }).press('Tab');
+  await page.getByLabel(/^API key/).fill(KEY);
+  await page.getByLabel(/^API key/).press('Tab');
+  await openPreview(page);
+  await waitForText(requestPreview(page), new RegExp(ANSWER.slice(0, 30)));
+  await page.getByLabel('Write your answer as you would say it').fill('A different answer, written after opening.');
+  await waitForText(requestPreview(page), /A different answer, written after opening\./);
+  await page.getByLabel('Write your answer as you would say it').fill('');
+  const sendButton = page.getByRole('button', { name: 'Send for a second opinion' });
+  await waitForText(page.locator('#so-send-note'), /^Write your answer first/);
+  assert.equal(await sendButton.isDisabled(), true);
+
+  // Leaving the interview and coming back: opening again fetches nothing.
+  const fetched = urls.length;
+  await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Lesson' }).click();
+  await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Interview question' }).click();
+  await page.getByRole('button', { name: 'Open the second opinion' }).click();
+  await page.getByLabel('Provider').waitFor({ timeout: 30000 });
+  assert.deepEqual(urls.slice(fetched).filter((u) => PART_FILES.test(u)), [], 'opened again without fetching');
+  assert.equal(await page.getByLabel('Base URL').inputValue(), mock.baseUrl, 'its settings were kept');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test('when the step cannot load, the page says so, nothing is lost, and Retry works by keyboard', async () => {
+  const { page, context, problems } = await newPage(browser, server.origin, { serviceWorkers: 'block' });
+  let fail = true;
+  await page.route('**/second-opinion-part_bg.wasm', (route) => (fail ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+  await page.goto(partUrl(server, 'interview'));
+  await waitForApp(page);
+  await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
+  await score(page, SCORES);
+  await page.getByRole('button', { name: 'Open the second opinion' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The second opinion could not load.' });
+  await alert.waitFor({ timeout: 30000 });
+  await waitForText(alert, /its program did not arrive \(HTTP 404\)/);
+  await axeCheck(page, { label: 'second opinion, part missing' });
+  assert.equal(await page.getByLabel('Write your answer as you would say it').inputValue(), ANSWER);
+  assert.deepEqual(await selfScores(page), SCORES);
+  fail = false;
+  await alert.getByRole('button', { name: 'Retry' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Provider').waitFor({ timeout: 30000 });
+  assertNoProblems(problems, {
+    allow: [/second-opinion-part_bg\.wasm/, /console error: Failed to load resource: the server responded with a status of 404/],
+  });
   await context.close();
 });

@@ -24,6 +24,7 @@ import {
   axeCheck,
   launchBrowser,
   newPage,
+  openSecondOpinion,
   partUrl,
   screenshot,
   startServer,
@@ -226,6 +227,7 @@ for (const embed of [false, true]) {
 /** Writes the answer and sets up the custom endpoint `base` with `key`. */
 async function prepare(page, base, key = KEY) {
   await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
+  await openSecondOpinion(page);
   await page.getByLabel('Provider').selectOption('custom');
   await setBase(page, base);
   await page.getByLabel('Model', { exact: true }).fill('mock-grader-1');
@@ -319,12 +321,14 @@ test('a key entered for one address is not sent to another; the page asks for th
   assert.deepEqual(JSON.parse(stored), { key: OTHER_KEY, origin: elsewhere.origin, version: 1 });
   await page.reload();
   await waitForApp(page);
+  await openSecondOpinion(page);
   await page.getByText(new RegExp(`^API key: ••••Zz42 \\(for ${esc(elsewhere.origin)},`)).waitFor();
 
   // A bare key saved before keys were tied to an address is not used: it is asked for again.
   await page.evaluate((k) => sessionStorage.setItem('ttft-lab/v1/second-opinion/key', k), KEY);
   await page.reload();
   await waitForApp(page);
+  await openSecondOpinion(page);
   assert.equal(await page.getByRole('button', { name: 'Replace key' }).count(), 0, 'no key is held');
   await page.getByLabel(/^API key/).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.getItem('ttft-lab/v1/second-opinion/key')), null);

@@ -31,7 +31,7 @@ import {
 } from './support.mjs';
 
 /** The part's own files, and its engine's, as the network log names them. */
-const PART_FILES = /\/(simulate-loader\.js|simulate-part\.js|simulate-part_bg\.wasm|worker-loader\.js|sim-worker\.js|sim-worker_bg\.wasm)(\?|$)/;
+const PART_FILES = /\/(part-loader\.js|simulate-part\.js|simulate-part_bg\.wasm|worker-loader\.js|sim-worker\.js|sim-worker_bg\.wasm)(\?|$)/;
 
 let server;
 let browser;
@@ -93,7 +93,7 @@ test('the lesson fetches no part of the simulator; the Simulate link loads it, a
   await runButton(page, 'A').waitFor({ timeout: 60000 });
   const fetched = urls.filter((u) => PART_FILES.test(u)).map((u) => new URL(u).pathname);
   assert.deepEqual(fetched, [
-    '/ttft-lab/simulate-loader.js',
+    '/ttft-lab/part-loader.js',
     '/ttft-lab/simulate-part.js',
     '/ttft-lab/simulate-part_bg.wasm',
     '/ttft-lab/worker-loader.js',

@@ -347,6 +347,15 @@ export async function waitForApp(page, { timeout = 20000 } = {}) {
 }
 
 /**
+ * Opens the interview's AI second opinion, which fetches the step's own
+ * wasm, and waits for its first field.
+ */
+export async function openSecondOpinion(page, { timeout = 30000 } = {}) {
+  await page.getByRole('button', { name: 'Open the second opinion' }).click();
+  await page.getByLabel('Provider').waitFor({ timeout });
+}
+
+/**
  * The import part's trace picker once its reader has arrived: the picker
  * shows at once but stays disabled until then.
  */

@@ -185,6 +185,19 @@ async function loadOnce(browser, url) {
     timeout: READY_TIMEOUT_MS,
   });
   await page.waitForLoadState('networkidle');
+  // The interview's AI second opinion is a wasm of its own, fetched when the
+  // learner opens the step: what opening it costs, after the part is in.
+  let opened;
+  if (/[?&]part=interview(&|$)/.test(url)) {
+    const already = arrivals.length;
+    const clickedAt = Date.now();
+    await page.getByRole('button', { name: 'Open the second opinion' }).click();
+    await page.locator('#second-opinion-root select').first().waitFor({ timeout: READY_TIMEOUT_MS });
+    const shownMs = Date.now() - clickedAt;
+    await page.waitForLoadState('networkidle');
+    const extra = arrivals.slice(already);
+    opened = { at: already, bytes: extra.reduce((s, a) => s + a.bytes, 0), files: extra.length, ms: shownMs };
+  }
   const m = await page.evaluate(() => ({
     origin: performance.timeOrigin,
     heading: window.__ttftHeadingAt,
@@ -200,10 +213,11 @@ async function loadOnce(browser, url) {
     readyMs: m.ready,
     readableBytes: before(readable),
     readyBytes: before(m.ready),
-    allBytes: arrivals.reduce((s, a) => s + a.bytes, 0),
+    allBytes: arrivals.slice(0, opened?.at).reduce((s, a) => s + a.bytes, 0),
     inputMs: m.input,
     inputBytes: m.input === undefined ? undefined : before(m.input),
-    files: arrivals.length,
+    files: opened?.at ?? arrivals.length,
+    opened,
   };
 }
 
@@ -220,6 +234,11 @@ async function reportParts(server, browser) {
     if (r.inputMs !== undefined) {
       const what = name === 'simulate' ? 'Run button (simulator started)  ' : 'file input (trace reader started)';
       console.log(`  ${''.padEnd(18)} ${what} ${pad(kb(r.inputBytes), 9)} at ${pad(r.inputMs.toFixed(0), 5)} ms`);
+    }
+    if (r.opened) {
+      console.log(
+        `  ${''.padEnd(18)} second opinion opened: ${kb(r.opened.bytes)} more in ${r.opened.files} files, shown ${r.opened.ms} ms after the click`,
+      );
     }
   }
   const lesson = results.find((r) => r.name === 'lesson') || results[0];

@@ -389,6 +389,18 @@ impl Store {
         store
     }
 
+    /// The browser's storage for a part with a wasm of its own
+    /// (`components::on_demand`): as [`open_browser`](Self::open_browser),
+    /// but it neither takes what a hand-over carried nor stands for the
+    /// page's store in one, which are the page's own wasm's.
+    pub fn open_for_part() -> Store {
+        let store = Store::open(Arc::new(BrowserBackend));
+        if store.keeps {
+            store.listen_to_other_tabs();
+        }
+        store
+    }
+
     /// A store over `backend` if it can be read. When it can be read but
     /// refuses a small write (a full quota), the store still reads it, so
     /// the learner sees everything saved, and says that changes cannot be

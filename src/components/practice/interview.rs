@@ -19,7 +19,8 @@ use crate::components::practice::history::{HistoryStatus, ScoreHistory};
 use crate::components::practice::self_score::SelfScore;
 use crate::components::practice::trace_exercise::TraceTable;
 use crate::components::prose::Prose;
-use crate::components::second_opinion::{Opinion, SecondOpinionStep};
+use crate::components::second_opinion::host::SecondOpinionHost;
+use crate::components::second_opinion::OpinionToSave;
 use crate::course::InterviewContext;
 use crate::learner_state;
 use crate::learner_state::interview_work::InterviewWork;
@@ -101,7 +102,7 @@ pub fn InterviewPage(
             .collect_view()
     };
     let (answer_box, answer_chars) = answer_box(work.clone(), limit);
-    let opinion = Opinion::new();
+    let opinion = OpinionToSave::new();
     // Built inside its `Later`, so that its components' set-up waits for
     // that task too.
     let score_part = {
@@ -113,7 +114,7 @@ pub fn InterviewPage(
                     let (rubric, question, work) = (rubric.clone(), question, work.clone());
                     ViewFn::from(move || {
                         view! {
-                            <SecondOpinionStep rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
+                            <SecondOpinionHost rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
                         }
                     })
                 };

@@ -6,14 +6,14 @@
 //! `ttft_core::rubric` (`RubricScore::assess`); the saved entry is made by
 //! `ttft_core::history::Entry::new` with the hints used and the answer's
 //! length, and, when the learner asked the AI grader about this very answer,
-//! the second opinion (`second_opinion::Opinion::for_saving`), shown between
+//! the second opinion (`second_opinion::OpinionToSave::for_saving`), shown between
 //! the verdict and Save. What it deliberately does not do: apply the
 //! readiness rule itself, or show the saved scores (that is `history`).
 
 use crate::components::practice::dom_id;
 use crate::components::practice::history::HistoryStatus;
 use crate::components::prose::Prose;
-use crate::components::second_opinion::Opinion;
+use crate::components::second_opinion::OpinionToSave;
 use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
@@ -36,7 +36,7 @@ pub fn SelfScore(
     answer_chars: Signal<usize>,
     /// The AI second opinion of this visit, saved with the score.
     #[prop(optional)]
-    opinion: Option<Opinion>,
+    opinion: Option<OpinionToSave>,
     /// What goes between the verdict and Save (the second-opinion step).
     #[prop(optional)]
     before_save: Option<ViewFn>,

@@ -11,7 +11,6 @@
 
 use crate::components::second_opinion::Opinion;
 use crate::learner_state::interview_work::InterviewWork;
-use crate::storage::{now_ms, Stored};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_core::content::Rubric;
@@ -32,13 +31,16 @@ fn symbol(d: Difference) -> &'static str {
 pub fn Comparison(
     /// The rubric, for dimension order and titles.
     rubric: Arc<Rubric>,
-    /// The learner's work, holding the self-score.
-    work: Stored<InterviewWork>,
+    /// The learner's work as the interview holds it, with the self-score.
+    work: Signal<InterviewWork>,
+    /// Sets one dimension of the self-score where the interview keeps it:
+    /// "Adopt AI score".
+    set_score: Callback<(String, u8)>,
     /// The grade.
     opinion: Opinion,
 ) -> impl IntoView {
     let said = RwSignal::new(String::new());
-    let signal = work.signal();
+    let signal = work;
     let table = move || {
         let graded = opinion.0.get()?;
         let rows = signal.with(|w| compare(&w.score, &graded.grade, &rubric));
@@ -55,7 +57,6 @@ pub fn Comparison(
                 let dim = row.dimension.clone();
                 let title = row.title.clone();
                 let ai_score = row.ai_score;
-                let work = work.clone();
                 let action = if row.difference == Difference::Same {
                     view! { <span>{if adopted { "Adopted" } else { "Same as yours" }}</span> }.into_any()
                 } else {
@@ -67,13 +68,11 @@ pub fn Comparison(
                                 let Some(grade) = opinion.0.with_untracked(|g| g.as_ref().map(|g| g.grade.clone())) else {
                                     return;
                                 };
-                                let mut outcome = Ok(());
-                                let _ = work.update(|w| {
-                                    outcome = adopt(&mut w.score, &grade, &dim);
-                                    w.touch(now_ms());
-                                });
-                                match outcome {
+                                // Checked on a copy; the interview sets the score it keeps.
+                                let mut score = signal.with_untracked(|w| w.score.clone());
+                                match adopt(&mut score, &grade, &dim) {
                                     Ok(()) => {
+                                        set_score.run((dim.clone(), ai_score));
                                         opinion.0.update(|g| {
                                             if let Some(g) = g {
                                                 g.adopted.insert(dim.clone());

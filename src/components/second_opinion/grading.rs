@@ -78,8 +78,9 @@ pub fn GradingCall(
     rubric: Arc<Rubric>,
     /// The question as the grader reads it.
     question: String,
-    /// The learner's work; only the answer is read.
-    work: Stored<InterviewWork>,
+    /// The learner's work as the interview holds it; only the answer is
+    /// read.
+    work: Signal<InterviewWork>,
     /// The stored endpoint.
     endpoint: Stored<SavedEndpoint>,
     /// The key in use.
@@ -90,7 +91,7 @@ pub fn GradingCall(
     let phase = RwSignal::new(Phase::Idle);
     let seen = RwSignal::new(false);
     let abort: StoredValue<Option<Abort>, LocalStorage> = StoredValue::new_local(None);
-    let work_signal = work.signal();
+    let work_signal = work;
     let endpoint_signal = endpoint.signal();
     let question = Arc::new(question);
     let online = Online::from_context();

@@ -4,7 +4,7 @@
 //!
 //! `host` is all of it the page's own wasm holds: the heading, the
 //! introduction and the place where the part's own wasm
-//! (`src/bin/simulate-part.rs`, started by `simulate-loader.js`) mounts
+//! (`src/bin/simulate-part.rs`, started by `part-loader.js`) mounts
 //! the rest, so no other part pays for the simulator's page.
 //! `simulate_page` owns the state and lays the part out; `lab` drives the
 //! simulator's worker (`crate::worker::sim`), one job at a time with
