@@ -160,7 +160,11 @@ function watchPage() {
 
 /** One cold load of `url`: when it read, when it worked, and what arrived when. */
 async function loadOnce(browser, url) {
-  const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  // The service worker registers once the part works; by the time the
+  // interview's second opinion is opened it would fetch the step's files
+  // itself, out of this page's network log, so that load goes without it.
+  const opensStep = /[?&]part=interview(&|$)/.test(url);
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, serviceWorkers: opensStep ? 'block' : 'allow' });
   const page = await context.newPage();
   const arrivals = [];
   page.on('requestfinished', async (request) => {
@@ -188,7 +192,7 @@ async function loadOnce(browser, url) {
   // The interview's AI second opinion is a wasm of its own, fetched when the
   // learner opens the step: what opening it costs, after the part is in.
   let opened;
-  if (/[?&]part=interview(&|$)/.test(url)) {
+  if (opensStep) {
     const already = arrivals.length;
     const clickedAt = Date.now();
     await page.getByRole('button', { name: 'Open the second opinion' }).click();

@@ -8,7 +8,8 @@
 //!
 //! It mounts into `#second-opinion-root`, which the interview's page
 //! renders (`second_opinion::host`), with what the page gives it (a
-//! `PartConfig` as JSON), and keeps nothing of the learner's work itself:
+//! `PartConfig` as JSON) and the rubric and question from the course it
+//! embeds, and keeps nothing of the learner's work itself:
 //! the page sends the work again whenever it changes (`work`), and the
 //! part fires "ttft-second-opinion-score" to set a dimension ("Adopt AI
 //! score") and "ttft-second-opinion-grade" with each grade. Its own store
@@ -22,6 +23,7 @@ use ttft_lab::connection::Online;
 use ttft_lab::learner_state::interview_work::InterviewWork;
 use ttft_lab::storage::Store;
 use leptos::prelude::*;
+use ttft_core::content::InterviewPart;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
@@ -31,25 +33,41 @@ thread_local! {
 
 const ROOT: &str = "second-opinion-root";
 
-/// Tells the page, on `window`, with `detail` as JSON.
-fn tell(event: &str, detail: &impl serde::Serialize) {
-    let Ok(json) = serde_json::to_string(detail) else { return };
+/// Fires `event` on `window` with `detail`.
+fn fire(event: &str, detail: &str) {
     let init = web_sys::CustomEventInit::new();
-    init.set_detail(&JsValue::from_str(&json));
+    init.set_detail(&JsValue::from_str(detail));
     if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(event, &init) {
         let _ = window().dispatch_event(&event);
     }
 }
 
+/// Tells the page, with `detail` as JSON.
+fn tell(event: &str, detail: &impl serde::Serialize) {
+    if let Ok(json) = serde_json::to_string(detail) {
+        fire(event, &json);
+    }
+}
+
+/// Says why the part cannot mount (the page shows it with Retry); false.
+fn cannot_mount(reason: &str) -> bool {
+    fire("ttft-second-opinion-failed", reason);
+    false
+}
+
 /// Starts mounting the part into `#second-opinion-root` with `config` (a
-/// `PartConfig` as JSON); false when there is no such element or the
-/// configuration cannot be read.
+/// `PartConfig` as JSON); false when there is no such element, or when
+/// the configuration or the course cannot be read (which it says, with
+/// "ttft-second-opinion-failed").
 #[wasm_bindgen]
 pub fn mount(config: String) -> bool {
-    let Ok(config) = serde_json::from_str::<PartConfig>(&config) else {
-        return false;
+    let Ok(PartConfig { work }) = serde_json::from_str::<PartConfig>(&config) else {
+        return cannot_mount("it could not read what the page gave it; reload the page");
     };
-    let PartConfig { rubric, question, work } = config;
+    let Ok(InterviewPart { interview, rubric }) = ttft_lab::course::load_interview() else {
+        return cannot_mount("its copy of the interview question could not be read");
+    };
+    let question = ttft_core::second_opinion::request::question_text(&interview);
     let work = RwSignal::new(work);
     WORK.with(|w| w.set(Some(work)));
     mount_part("second-opinion", ROOT, move || {

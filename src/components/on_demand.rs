@@ -56,7 +56,7 @@ pub fn PartStatus(
 ) -> impl IntoView {
     let retry = Callback::new(move |()| {
         state.set(PartLoad::Loading);
-        part.load();
+        part.retry();
     });
     move || match state.get() {
         PartLoad::Closed if closed.is_some() => closed.as_ref().map(ViewFn::run).into_any(),
@@ -141,6 +141,17 @@ impl OnDemandPart {
             if let Some(head) = document.head() {
                 let _ = head.append_child(&script);
             }
+        }
+    }
+
+    /// Tries again after a failure: loads what did not arrive or start, or,
+    /// when the wasm runs but could not mount, says it is ready again (so
+    /// [`follow`](Self::follow) mounts it afresh).
+    pub fn retry(self) {
+        if !self.started() {
+            self.load();
+        } else if let Ok(event) = web_sys::CustomEvent::new(&format!("ttft-{}-ready", self.name)) {
+            let _ = window().dispatch_event(&event);
         }
     }
 

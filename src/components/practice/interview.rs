@@ -107,16 +107,11 @@ pub fn InterviewPage(
     // that task too.
     let score_part = {
         let (work, saved) = (work.clone(), saved.clone());
-        let question = ttft_core::second_opinion::request::question_text(&interview);
         move || match rubric {
             Some(rubric) => {
                 let step = {
-                    let (rubric, question, work) = (rubric.clone(), question, work.clone());
-                    ViewFn::from(move || {
-                        view! {
-                            <SecondOpinionHost rubric=rubric.clone() question=question.clone() work=work.clone() opinion=opinion />
-                        }
-                    })
+                    let work = work.clone();
+                    ViewFn::from(move || view! { <SecondOpinionHost work=work.clone() opinion=opinion /> })
                 };
                 view! {
                     <SelfScore

@@ -19,7 +19,6 @@ use crate::components::second_opinion::{OpinionToSave, PartConfig};
 use crate::learner_state::interview_work::InterviewWork;
 use crate::storage::Stored;
 use leptos::prelude::*;
-use ttft_core::content::Rubric;
 use wasm_bindgen::JsValue;
 
 /// The part's own wasm: `second-opinion-part.js`, `second-opinion-part_bg.wasm`.
@@ -36,10 +35,6 @@ pub const GRADE_EVENT: &str = "ttft-second-opinion-grade";
 /// The "Second opinion (optional)" step.
 #[component]
 pub fn SecondOpinionHost(
-    /// The rubric the grader is asked to apply.
-    rubric: Rubric,
-    /// The question, scenario and deliverables as the grader reads them.
-    question: String,
     /// The learner's work: the answer to send and the self-score to compare.
     work: Stored<InterviewWork>,
     /// Where the grade is kept for the self-score's Save.
@@ -49,8 +44,6 @@ pub fn SecondOpinionHost(
     let signal = work.signal();
     let config = move || -> JsValue {
         let config = PartConfig {
-            rubric: rubric.clone(),
-            question: question.clone(),
             work: signal.get_untracked(),
         };
         serde_json::to_string(&config).map_or(JsValue::UNDEFINED, |c| JsValue::from_str(&c))

@@ -7,8 +7,9 @@
 //! It is a wasm of its own (`src/bin/second-opinion-part.rs`), fetched only
 //! when the learner opens the step: the interview's page holds just the
 //! step's heading, its button and the exchange with the part (`host`). The
-//! part is given the rubric, the question and the learner's work as it
-//! stands, and is sent the work again whenever it changes; it asks the
+//! part is given the learner's work as it stands (the rubric and the
+//! question it embeds itself), and is sent the work again whenever it
+//! changes; it asks the
 //! page to set a dimension of the self-score ("Adopt AI score") and tells
 //! it of every grade ([`PendingOpinion`]), which the self-score's Save
 //! keeps beside the score ([`OpinionToSave::for_saving`]) when the grade is
@@ -133,13 +134,11 @@ impl OpinionToSave {
     }
 }
 
-/// What the page gives the part when it mounts it.
+/// What the page gives the part when it mounts it. The rubric and the
+/// question the part takes from the course it embeds itself, so that the
+/// page need not write them out.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PartConfig {
-    /// The rubric the grader is asked to apply.
-    pub rubric: Rubric,
-    /// The question, scenario and deliverables as the grader reads them.
-    pub question: String,
     /// The learner's work as it stands.
     pub work: InterviewWork,
 }
@@ -234,10 +233,7 @@ mod tests {
     #[test]
     fn what_the_page_and_the_part_exchange_reads_back_as_sent() {
         // Two builds, one wire: each message is read as it was written.
-        let course = crate::course::load_interview().unwrap();
         let config = PartConfig {
-            rubric: course.rubric.clone(),
-            question: ttft_core::second_opinion::request::question_text(&course.interview),
             work: InterviewWork {
                 answer: "queue wait dominates".to_owned(),
                 hints_shown: 2,
