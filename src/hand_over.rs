@@ -209,18 +209,23 @@ mod in_browser {
                 let _ = js_sys::Reflect::set(&window, &JsValue::from_str(super::UNSAVED_GLOBAL), &JsValue::from_str(&text));
             }
         }
-        // The simulate part's page, a wasm of its own, ends with its worker
-        // (a run under way stops) instead of running on unseen; this build's
-        // own app stays, answering nothing (above).
-        if let Some(part) = js_sys::Reflect::get(&window, &JsValue::from_str("ttftSimulate"))
+        // The parts with a wasm of their own (`components::on_demand`) are
+        // unmounted: the simulate part's page ends with its worker (a run
+        // under way stops) instead of running on unseen, and the second
+        // opinion's call is cancelled; this build's own app stays,
+        // answering nothing (above).
+        if let Some(parts) = js_sys::Reflect::get(&window, &JsValue::from_str("ttftParts"))
             .ok()
-            .filter(|p| p.is_object())
+            .and_then(|p| p.dyn_into::<js_sys::Object>().ok())
         {
-            if let Some(unmount) = js_sys::Reflect::get(&part, &JsValue::from_str("unmount"))
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            {
-                let _ = unmount.call0(&part);
+            for name in js_sys::Object::keys(&parts).iter() {
+                let unmount = js_sys::Reflect::get(&parts, &name)
+                    .and_then(|part| js_sys::Reflect::get(&part, &JsValue::from_str("unmount")))
+                    .ok()
+                    .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+                if let Some(unmount) = unmount {
+                    let _ = unmount.call0(&JsValue::NULL);
+                }
             }
         }
         // A build that hands on before it took the page over (the address
