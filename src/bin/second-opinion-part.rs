@@ -16,7 +16,7 @@
 //! keeps only the provider settings.
 
 use std::cell::Cell;
-use ttft_lab::components::on_demand::{mount_part, part_panic_hook, unmount_part};
+use ttft_lab::components::on_demand::{fire, mount_part, part_panic_hook, unmount_part};
 use ttft_lab::components::second_opinion::host::{GRADE_EVENT, SCORE_EVENT};
 use ttft_lab::components::second_opinion::{Opinion, PartConfig, ScoreToSet, SecondOpinionPanel};
 use ttft_lab::connection::Online;
@@ -33,25 +33,16 @@ thread_local! {
 
 const ROOT: &str = "second-opinion-root";
 
-/// Fires `event` on `window` with `detail`.
-fn fire(event: &str, detail: &str) {
-    let init = web_sys::CustomEventInit::new();
-    init.set_detail(&JsValue::from_str(detail));
-    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(event, &init) {
-        let _ = window().dispatch_event(&event);
-    }
-}
-
 /// Tells the page, with `detail` as JSON.
 fn tell(event: &str, detail: &impl serde::Serialize) {
     if let Ok(json) = serde_json::to_string(detail) {
-        fire(event, &json);
+        fire(event, Some(&json));
     }
 }
 
 /// Says why the part cannot mount (the page shows it with Retry); false.
 fn cannot_mount(reason: &str) -> bool {
-    fire("ttft-second-opinion-failed", reason);
+    fire("ttft-second-opinion-failed", Some(reason));
     false
 }
 

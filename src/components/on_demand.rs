@@ -93,6 +93,23 @@ pub struct OnDemandPart {
     pub name: &'static str,
 }
 
+/// Fires `event` on `window`, with `detail` as its text when there is one:
+/// how a part and its host tell each other things.
+pub fn fire(event: &str, detail: Option<&str>) {
+    let init = web_sys::CustomEventInit::new();
+    if let Some(detail) = detail {
+        init.set_detail(&JsValue::from_str(detail));
+    }
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(event, &init) {
+        let _ = window().dispatch_event(&event);
+    }
+}
+
+/// The text an event [`fire`]d with, if any.
+pub fn detail(event: &web_sys::Event) -> Option<String> {
+    event.dyn_ref::<web_sys::CustomEvent>()?.detail().as_string()
+}
+
 /// The loader's address, relative to the page.
 pub const PART_LOADER: &str = "./part-loader.js";
 
@@ -150,8 +167,8 @@ impl OnDemandPart {
     pub fn retry(self) {
         if !self.started() {
             self.load();
-        } else if let Ok(event) = web_sys::CustomEvent::new(&format!("ttft-{}-ready", self.name)) {
-            let _ = window().dispatch_event(&event);
+        } else {
+            fire(&format!("ttft-{}-ready", self.name), None);
         }
     }
 
@@ -177,10 +194,7 @@ impl OnDemandPart {
                 state.set(PartLoad::Mounted);
             });
             let failed = window_event_listener_untyped(&format!("ttft-{name}-failed"), move |e| {
-                let reason = e
-                    .dyn_ref::<web_sys::CustomEvent>()
-                    .and_then(|c| c.detail().as_string())
-                    .unwrap_or_else(|| "the browser gave no reason".to_owned());
+                let reason = detail(&e).unwrap_or_else(|| "the browser gave no reason".to_owned());
                 state.set(PartLoad::Failed(reason));
             });
             on_cleanup(move || {
@@ -238,9 +252,7 @@ where
             let Some(root) = part_root(root_id) else { return };
             move_children(&host, &root);
             mounted();
-            if let Ok(event) = web_sys::CustomEvent::new(&format!("ttft-{name}-mounted")) {
-                let _ = window().dispatch_event(&event);
-            }
+            fire(&format!("ttft-{name}-mounted"), None);
         });
         MOUNTED.with(|m| *m.borrow_mut() = handle.map(|h| Box::new(h) as Box<dyn std::any::Any>));
     });

@@ -48,14 +48,11 @@ pub fn SecondOpinionHost(
         };
         serde_json::to_string(&config).map_or(JsValue::UNDEFINED, |c| JsValue::from_str(&c))
     };
-    let config = StoredValue::new_local(config);
-    PART.follow(state, move || config.with_value(|c| c()));
+    PART.follow(state, config);
     #[cfg(target_arch = "wasm32")]
     {
+        use crate::components::on_demand::detail;
         use wasm_bindgen::JsCast;
-        fn detail(e: &web_sys::Event) -> Option<String> {
-            e.dyn_ref::<web_sys::CustomEvent>()?.detail().as_string()
-        }
         let to_set = {
             let work = work.clone();
             window_event_listener_untyped(SCORE_EVENT, move |e| {
@@ -104,7 +101,7 @@ pub fn SecondOpinionHost(
     }
     #[cfg(not(target_arch = "wasm32"))]
     let _ = opinion;
-    let open = move |_| PART.open(state, &config.with_value(|c| c()));
+    let open = move |_| PART.open(state, &config());
     view! {
         <div class="second-opinion" role="group" aria-labelledby="so-heading">
             <h3 id="so-heading">"Second opinion (optional)"</h3>
