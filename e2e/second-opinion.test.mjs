@@ -363,8 +363,14 @@ test('the step is fetched only when opened; then focus is on its first field, an
 
   // Leaving the interview and coming back: opening again fetches nothing.
   const fetched = urls.length;
+  // Each move hands the page to another build: wait until it runs, since
+  // the part's first view shows before it and answers nothing.
   await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Lesson' }).click();
+  await page.waitForURL(/\?part=lesson$/);
+  await waitForApp(page);
   await page.getByRole('navigation', { name: 'Course parts' }).getByRole('link', { name: 'Interview question' }).click();
+  await page.waitForURL(/\?part=interview$/);
+  await waitForApp(page);
   await page.getByRole('button', { name: 'Open the second opinion' }).click();
   await page.getByLabel('Provider').waitFor({ timeout: 30000 });
   assert.deepEqual(urls.slice(fetched).filter((u) => PART_FILES.test(u)), [], 'opened again without fetching');
