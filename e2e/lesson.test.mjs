@@ -206,6 +206,10 @@ test('the navigation moves between parts, sets titles and follows the back butto
   });
 
   // A contents link is an ordinary #anchor and does not re-render the part.
+  // The label shows first in the part's static first view; what is typed
+  // there reaches the app a moment after it takes over (tested on its own),
+  // so this waits for the app itself.
+  await waitForApp(page);
   await page.getByLabel('Admitted by the scheduler (server ms)').fill('41');
   const contents = page.getByRole('navigation', { name: 'Contents' });
   await contents.getByRole('link').first().click();
