@@ -116,7 +116,7 @@ fn main() {
             let uses = "use ttft_core::content::*;\n    use ttft_latency::split::Part;";
             (
                 format!("{uses}\n    Ok({})", bake::expression(&worked_timeline)),
-                format!("{uses}\n    Ok({})", bake::expression(&trace_exercise)),
+                format!("{uses}\n    Ok({})", bake::expression(&trace_for_build(trace_exercise, on(&["TRACE", "LMS"])))),
                 format!("{uses}\n    Ok({})", bake::expression(&config_exercise)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&lesson)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&interview)),
@@ -165,6 +165,26 @@ fn main() {
         eprintln!("could not write {}: {e}", out.display());
         std::process::exit(1);
     }
+}
+
+/// The trace exercise as a build embeds it. A build that shows the
+/// interview but not the exercise quotes only the trace's rows and fills
+/// the question's placeholders from their figures: it never shows the
+/// exercise's introduction, the reasoning of its answers, its actions or
+/// its feedback on misconceptions, so it carries none of that prose
+/// (2.7 KB of the interview's wasm, gzip). The end-to-end test that
+/// compares each first view, rendered from the whole course, with what the
+/// app shows would find anything shown from it.
+fn trace_for_build(mut exercise: TraceExercise, shows_exercise: bool) -> TraceExercise {
+    if !shows_exercise {
+        exercise.intro.clear();
+        exercise.actions.clear();
+        exercise.misconceptions.clear();
+        for request in &mut exercise.requests {
+            request.answer.reasoning.clear();
+        }
+    }
+    exercise
 }
 
 /// Reads and parses one content file, recording a missing file or a parse

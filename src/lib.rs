@@ -45,6 +45,7 @@ use components::authoring::authored_content::AuthoredKind;
 use components::authoring::authored_content::AuthoredPart;
 #[cfg(feature = "authoring")]
 use components::authoring::authoring_page::AuthoringPage;
+#[cfg(any(feature = "lesson", feature = "lms"))]
 use components::checklist::Progress;
 use components::embed::embed_bar::EmbedBar;
 use components::embed::embed_panel::{page_url, EmbedPanel};
@@ -79,7 +80,9 @@ use course::InterviewContext;
 use leptos::prelude::*;
 use navigation::Navigator;
 use std::sync::Arc;
-use storage::{Store, Stored};
+use storage::Store;
+#[cfg(any(feature = "lesson", feature = "lms"))]
+use storage::Stored;
 use ttft_core::course_part::CoursePart;
 
 /// The app over a given course and store, so tests can supply either.
@@ -92,7 +95,12 @@ pub fn Shell(
 ) -> impl IntoView {
     let nav = Navigator::start();
     provide_context(nav);
+    // The lesson's checklist, only in a build that shows or reports the
+    // lesson: every other build would carry its reading and saving code
+    // and read it at every start for nothing.
+    #[cfg(any(feature = "lesson", feature = "lms"))]
     let checklist = Stored::open(&store, learner_state::checklist());
+    #[cfg(any(feature = "lesson", feature = "lms"))]
     provide_context(Progress(checklist.clone()));
     provide_context(store.clone());
     provide_context(Online::watch());

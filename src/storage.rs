@@ -743,10 +743,16 @@ struct WrapperOut<'a, T> {
     value: &'a T,
 }
 
+/// The stored wrapper's version alone (the value is skipped unread).
 #[derive(Deserialize)]
-struct WrapperIn {
+struct VersionIn {
     version: u32,
-    value: serde_json::Value,
+}
+
+/// The stored wrapper's value (its version read before, by [`VersionIn`]).
+#[derive(Deserialize)]
+struct WrapperIn<T> {
+    value: T,
 }
 
 /// Why a stored text could not be read as a value.
@@ -868,16 +874,22 @@ pub fn wrap<T: Serialize>(version: u32, value: &T) -> Result<String, serde_json:
 /// Reads a stored text back into a value: as is at the spec's version,
 /// through its upgrade at an older one.
 pub fn read<T: DeserializeOwned>(text: &str, spec: &Spec<T>) -> Result<T, Unreadable> {
-    let wrapper: WrapperIn =
-        serde_json::from_str(text).map_err(|e| Unreadable::Damaged(e.to_string()))?;
-    match wrapper.version.cmp(&spec.version) {
+    // The version first, then the text again as that version: reading a
+    // `serde_json::Value` into each stored type would bring a second
+    // deserializer per type into every build, and a stored value is small.
+    let damaged = |e: serde_json::Error| Unreadable::Damaged(e.to_string());
+    let VersionIn { version } = serde_json::from_str(text).map_err(damaged)?;
+    match version.cmp(&spec.version) {
         std::cmp::Ordering::Equal => {
-            serde_json::from_value(wrapper.value).map_err(|e| Unreadable::Damaged(e.to_string()))
+            serde_json::from_str::<WrapperIn<T>>(text).map(|w| w.value).map_err(damaged)
         }
-        std::cmp::Ordering::Greater => Err(Unreadable::Newer(wrapper.version)),
+        std::cmp::Ordering::Greater => Err(Unreadable::Newer(version)),
         std::cmp::Ordering::Less => match &spec.upgrade {
-            Some(upgrade) => upgrade(wrapper.version, wrapper.value).map_err(Unreadable::Damaged),
-            None => Err(Unreadable::UnknownVersion(wrapper.version)),
+            Some(upgrade) => {
+                let old = serde_json::from_str::<WrapperIn<serde_json::Value>>(text).map_err(damaged)?;
+                upgrade(version, old.value).map_err(Unreadable::Damaged)
+            }
+            None => Err(Unreadable::UnknownVersion(version)),
         },
     }
 }

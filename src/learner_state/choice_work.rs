@@ -102,7 +102,8 @@ impl ChoiceWork {
             upgraded.insert("changed_ms".into(), changed.clone());
         }
         let mut work: ChoiceWork =
-            serde_json::from_value(Value::Object(upgraded)).map_err(|e| e.to_string())?;
+            // From text, as every stored value is read (`storage::read`).
+            serde_json::from_str(&Value::Object(upgraded).to_string()).map_err(|e| e.to_string())?;
         work.workloads.retain(|_, w| *w != WorkloadWork::default());
         Ok(work)
     }

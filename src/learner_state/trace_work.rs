@@ -88,7 +88,8 @@ impl TraceWork {
         if version != 1 {
             return Err(format!("format {version} was never written"));
         }
-        let old: ByPosition = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        // From text, as every stored value is read (`storage::read`).
+        let old: ByPosition = serde_json::from_str(&value.to_string()).map_err(|e| e.to_string())?;
         Ok(TraceWork {
             answers: by_request(old.answers, request_ids),
             checked: old.checked.map(|c| by_request(c, request_ids)),

@@ -170,7 +170,9 @@ pub fn parse_authored(text: &str) -> Result<AuthoredExercise, Vec<ContentProblem
     if !problems.is_empty() {
         return Err(problems);
     }
-    let file: AuthoredExercise = serde_json::from_value(value).map_err(|e| {
+    // Read from the text again, not from `value`: reading a `Value` into
+    // a type is a second deserializer per type in the page's wasm.
+    let file: AuthoredExercise = serde_json::from_str(text.trim_start_matches('\u{FEFF}')).map_err(|e| {
         vec![problem(
             "",
             format!("the file does not read as an exercise: {e}"),

@@ -366,10 +366,13 @@ pub fn parse(json: &str) -> Result<History, HistoryError> {
     let shape = |e: serde_json::Error| HistoryError::WrongShape {
         detail: e.to_string(),
     };
+    // Each version is read from the text again rather than from `value`:
+    // reading a `Value` into a type is a second deserializer per type in
+    // the page's wasm, and a saved history is a few kilobytes.
     let entries = match version {
-        1 => migrate_v1(serde_json::from_value::<V1>(value).map_err(shape)?),
-        2 => migrate_v2(serde_json::from_value::<V2>(value).map_err(shape)?),
-        3 => serde_json::from_value::<V3>(value)
+        1 => migrate_v1(serde_json::from_str::<V1>(json).map_err(shape)?),
+        2 => migrate_v2(serde_json::from_str::<V2>(json).map_err(shape)?),
+        3 => serde_json::from_str::<V3>(json)
             .map_err(shape)?
             .entries
             .into_iter()
