@@ -362,6 +362,9 @@ test('every part works embedded, alone, with a link to the full page', async () 
   assertNoProblems(problems);
 });
 
+/** The files of the embed panel's own wasm, which no part fetches before it opens. */
+const PANEL_FILES = /\/(part-loader\.js|embed-panel-part\.js|embed-panel-part_bg\.wasm)(\?|$)/;
+
 test('the Embed panel writes the snippet, checks the origin live and copies', async () => {
   const { page, context, problems } = await newPage(browser, app.origin);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
@@ -369,6 +372,7 @@ test('the Embed panel writes the snippet, checks the origin live and copies', as
   await waitForApp(page);
   await page.getByText('Embed this part').click();
   const snippet = page.getByLabel('Code to paste');
+  await snippet.waitFor({ timeout: 30000 });
   let code = await snippet.inputValue();
   assert.match(code, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/ttft-lab\/\?part=trace&amp;embed=1" title="[^"]+" /);
   assert.match(code, /loading="lazy"/);
@@ -394,4 +398,60 @@ test('the Embed panel writes the snippet, checks the origin live and copies', as
   await page.getByText(/kept by their browser/).waitFor();
   await screenshot(page, 'embed-panel');
   assertNoProblems(problems);
+});
+
+test('the Embed panel is fetched only when opened, by keyboard too, and once in a visit', async () => {
+  const { page, context, problems } = await newPage(browser, app.origin, { serviceWorkers: 'block' });
+  const urls = [];
+  page.on('request', (r) => urls.push(r.url()));
+  await page.goto(partUrl(app, 'lesson'));
+  await waitForApp(page);
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(urls.filter((u) => PANEL_FILES.test(u)), [], 'nothing of the panel before it is opened');
+  const summary = page.locator('summary', { hasText: 'Embed this part' });
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  const snippet = page.getByLabel('Code to paste');
+  await snippet.waitFor({ timeout: 30000 });
+  assert.match(await snippet.inputValue(), /\?part=lesson&amp;embed=1"/);
+  assert.deepEqual(
+    urls.filter((u) => PANEL_FILES.test(u)).map((u) => new URL(u).pathname.split('/').pop()),
+    ['part-loader.js', 'embed-panel-part.js', 'embed-panel-part_bg.wasm'],
+  );
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SUMMARY', 'focus stays on the disclosure');
+  // Closed and opened again, it keeps what was typed and fetches nothing.
+  await page.getByLabel("Your course page's origin (optional)").fill('https://lms.example.edu');
+  const fetched = urls.filter((u) => PANEL_FILES.test(u)).length;
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('details.embed-panel').evaluate((d) => d.open), false, 'closed');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.getByLabel("Your course page's origin (optional)").inputValue(), 'https://lms.example.edu');
+  assert.equal(urls.filter((u) => PANEL_FILES.test(u)).length, fetched, 'reopening fetches nothing');
+  await axeCheck(page, { label: 'embed panel under the lesson' });
+  await screenshot(page, 'embed-panel-lesson');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test('when the Embed panel cannot load, it says so, and Retry works by keyboard', async () => {
+  const { page, context, problems } = await newPage(browser, app.origin, { serviceWorkers: 'block' });
+  let fail = true;
+  await page.route('**/embed-panel-part_bg.wasm', (route) => (fail ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+  await page.goto(partUrl(app, 'interview'));
+  await waitForApp(page);
+  await page.getByText('Embed this part').click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The embed code could not load.' });
+  await alert.waitFor({ timeout: 30000 });
+  await waitForText(alert, /its program did not arrive \(HTTP 404\)/);
+  await axeCheck(page, { label: 'embed panel, code missing' });
+  fail = false;
+  await alert.getByRole('button', { name: 'Retry' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Code to paste').waitFor({ timeout: 30000 });
+  assert.match(await page.getByLabel('Code to paste').inputValue(), /\?part=interview&amp;embed=1"/);
+  assertNoProblems(problems, {
+    allow: [/embed-panel-part_bg\.wasm/, /console error: Failed to load resource: the server responded with a status of 404/],
+  });
+  await context.close();
 });

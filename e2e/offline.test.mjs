@@ -141,7 +141,7 @@ test("dist/sw.js lists exactly the built files, none of the .gz/.br copies, unde
   // lesson's); their JS glue goes by its size, near the line.
   const builds = /^((trace|choice|author|interview|import)-part|simulate-host)\.js$/;
   assert.deepEqual(plan.onDemand.map(([p]) => p).filter((p) => !builds.test(p)).sort(), [
-    NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm', 'second-opinion-part_bg.wasm',
+    NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm', 'second-opinion-part_bg.wasm', 'embed-panel-part_bg.wasm',
     'trace-part_bg.wasm', 'choice-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
     'simulate-host_bg.wasm',
   ].sort());

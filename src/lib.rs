@@ -201,6 +201,7 @@ fn part_view(part: CoursePart, course: &Arc<course::Embedded>, embedded: bool) -
     let _ = course;
     // Read from the address as it is now: moving between parts drops
     // `content=`, and the built-in exercise comes back with it.
+    #[cfg(feature = "authoring")]
     let content = Embedding::from_address().options().content.clone();
     #[cfg(feature = "authoring")]
     let authored = |kind: AuthoredKind| {
@@ -256,14 +257,11 @@ fn part_view(part: CoursePart, course: &Arc<course::Embedded>, embedded: bool) -
         #[cfg(not(every_part))]
         _ => ().into_any(),
     };
-    let panel_content = matches!(part, CoursePart::Trace | CoursePart::Choice)
-        .then_some(content)
-        .flatten();
     let panel = part
         .embeds()
         .then_some(part)
         .filter(|_| !embedded)
-        .map(|p| view! { <components::later::Later><EmbedPanel part=p content=panel_content.clone() /></components::later::Later> });
+        .map(|p| view! { <components::later::Later><EmbedPanel part=p /></components::later::Later> });
     view! { {body}{panel} }.into_any()
 }
 

@@ -2,7 +2,8 @@
 //! wasm) is on its way, and when it could not arrive: one status line with
 //! a sentence of why it is fetched only now, or one alert with what the
 //! browser said and Retry. The import part, the simulate part, the
-//! simulator's engine and the AI second opinion all say it the same way.
+//! simulator's engine, the AI second opinion and the embed panel all say
+//! it the same way.
 //!
 //! Also how a part with a wasm of its own is loaded, mounted and left
 //! ([`OnDemandPart`] on the page's side, [`mount_part`] on the part's).

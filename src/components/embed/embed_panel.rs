@@ -1,6 +1,13 @@
 //! "Embed this part": the disclosure under every part (outside embed mode)
 //! that gives an instructor the iframe snippet to paste into a course page.
 //!
+//! Only instructors open it, so what it needs (the snippet writer, the
+//! origin checker, the clipboard) is a wasm of its own
+//! (`src/bin/embed-panel-part.rs`), which `part-loader.js` fetches the
+//! first time the panel opens; every part's page holds only the disclosure
+//! ([`EmbedPanel`]), a loading line, and, if the code cannot arrive, an
+//! alert with Retry. What the part shows is [`EmbedCode`].
+//!
 //! The snippet comes from the core (`ttft_core::embed::snippet::iframe_snippet`:
 //! escaped, with a `title`, lazy loading and no `sandbox`) and is shown as
 //! text in a read-only box with a Copy button (the Clipboard API, or, where
@@ -13,8 +20,10 @@
 //! progress is kept.
 //!
 //! What it deliberately does not do: insert the snippet into the page,
-//! accept an origin the core refuses, or remember what was typed.
+//! accept an origin the core refuses, or remember what was typed once the
+//! learner leaves the part.
 
+use crate::components::on_demand::{OnDemandPart, PartLoad, PartStatus};
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use ttft_core::course_part::CoursePart;
@@ -94,9 +103,56 @@ async fn write_clipboard(text: &str) -> bool {
     wasm_bindgen_futures::JsFuture::from(promise).await.is_ok()
 }
 
-/// The Embed panel for one part.
+/// The panel's own wasm: `embed-panel-part.js`, `embed-panel-part_bg.wasm`.
+pub const PART: OnDemandPart = OnDemandPart { name: "embed-panel" };
+
+/// Where the part mounts [`EmbedCode`].
+pub const ROOT: &str = "embed-panel-root";
+
+/// The Embed panel under `part`: a closed disclosure that fetches the
+/// panel's code the first time it opens. The part reads which authored
+/// content the page shows from the address itself, as the page does.
 #[component]
 pub fn EmbedPanel(
+    /// The part the snippet embeds.
+    part: CoursePart,
+) -> impl IntoView {
+    let state = RwSignal::new(PartLoad::Closed);
+    let config = move || JsValue::from_str(part.id());
+    PART.follow(state, config);
+    let on_toggle = move |ev: leptos::ev::Event| {
+        let open = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
+        if open && state.get_untracked() == PartLoad::Closed {
+            PART.open(state, &config());
+        }
+    };
+    view! {
+        <details class="embed-panel" data-not-embedded="" on:toggle=on_toggle>
+            <summary>"Embed this part"</summary>
+            <PartStatus
+                part=PART
+                state=state
+                loading="Loading the embed code\u{2026}"
+                help="It is fetched only when you open this panel."
+                failed="The embed code could not load."
+                closed=ViewFn::from(|| ())
+            />
+            <div id=ROOT></div>
+        </details>
+    }
+}
+
+/// The authored content the snippet for `part` should load: what the
+/// address carries, for the two parts that show an instructor's exercise.
+pub fn content_for(part: CoursePart) -> Option<ContentSource> {
+    matches!(part, CoursePart::Trace | CoursePart::Choice)
+        .then(|| crate::components::embed::Embedding::from_address().options().content.clone())
+        .flatten()
+}
+
+/// What the open panel shows for one part (the panel's own wasm mounts it).
+#[component]
+pub fn EmbedCode(
     /// The part the snippet embeds.
     part: CoursePart,
     /// Authored content the snippet should load, if the page shows some.
@@ -155,55 +211,52 @@ pub fn EmbedPanel(
             Err(_) => "The snippet leaves out what is not a valid origin.".to_owned(),
         })
     };
-    // Only where the page's address is known: natively, for the static
-    // first view, it is not, and a line pointing nowhere would mislead.
+    // Only where the page's address is known (a browser's): a line
+    // pointing nowhere would mislead.
     let script_line = (!page.is_empty()).then(|| resizer_script_tag(&page));
     view! {
-        <details class="embed-panel" data-not-embedded="">
-            <summary>"Embed this part"</summary>
-            <div class="embed-panel-body">
-                <p>
-                    "Paste this into your course page to show this part on its own, without the site's navigation. \
-                     It resizes itself to its content."
+        <div class="embed-panel-body">
+            <p>
+                "Paste this into your course page to show this part on its own, without the site's navigation. \
+                 It resizes itself to its content."
+            </p>
+            <div class="field embed-origin-field" class:field-invalid=invalid>
+                <label for="embed-origin">"Your course page's origin (optional)"</label>
+                <input
+                    type="text"
+                    id="embed-origin"
+                    inputmode="url"
+                    autocomplete="off"
+                    spellcheck="false"
+                    placeholder="https://courses.example.edu"
+                    aria-describedby="embed-origin-help embed-origin-error"
+                    aria-invalid=move || if invalid() { "true" } else { "false" }
+                    prop:value=move || origins_text.get()
+                    on:input=move |ev| origins_text.set(event_target_value(&ev))
+                />
+                <p id="embed-origin-help" class="note-small">
+                    "Name the scheme and host of the page that will hold the iframe (several: separate them \
+                     with commas). Only that page then receives a result statement each time a learner \
+                     checks an exercise or saves a self-score. "
+                    {origin_note}
                 </p>
-                <div class="field embed-origin-field" class:field-invalid=invalid>
-                    <label for="embed-origin">"Your course page's origin (optional)"</label>
-                    <input
-                        type="text"
-                        id="embed-origin"
-                        inputmode="url"
-                        autocomplete="off"
-                        spellcheck="false"
-                        placeholder="https://courses.example.edu"
-                        aria-describedby="embed-origin-help embed-origin-error"
-                        aria-invalid=move || if invalid() { "true" } else { "false" }
-                        prop:value=move || origins_text.get()
-                        on:input=move |ev| origins_text.set(event_target_value(&ev))
-                    />
-                    <p id="embed-origin-help" class="note-small">
-                        "Name the scheme and host of the page that will hold the iframe (several: separate them \
-                         with commas). Only that page then receives a result statement each time a learner \
-                         checks an exercise or saves a self-score. "
-                        {origin_note}
-                    </p>
-                    <ul id="embed-origin-error" class="field-error">
-                        {move || errors().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
-                    </ul>
-                </div>
-                <label for="embed-snippet">"Code to paste"</label>
-                <textarea id="embed-snippet" class="embed-snippet" readonly rows="4" node_ref=area prop:value=snippet></textarea>
-                <div class="practice-actions">
-                    <button type="button" on:click=on_copy>"Copy"</button>
-                    <span class="embed-copied" role="status" aria-live="polite" aria-label="Copy result">{move || announce.get()}</span>
-                </div>
-                <p>
-                    "If your page does not already load H5P's resizer script, add this line once, anywhere on it, \
-                     so the iframe takes the height of its content:"
-                </p>
-                <pre class="embed-script"><code>{script_line}</code></pre>
-                <p class="embed-storage-note">{STORAGE_NOTE}</p>
+                <ul id="embed-origin-error" class="field-error">
+                    {move || errors().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                </ul>
             </div>
-        </details>
+            <label for="embed-snippet">"Code to paste"</label>
+            <textarea id="embed-snippet" class="embed-snippet" readonly rows="4" node_ref=area prop:value=snippet></textarea>
+            <div class="practice-actions">
+                <button type="button" on:click=on_copy>"Copy"</button>
+                <span class="embed-copied" role="status" aria-live="polite" aria-label="Copy result">{move || announce.get()}</span>
+            </div>
+            <p>
+                "If your page does not already load H5P's resizer script, add this line once, anywhere on it, \
+                 so the iframe takes the height of its content:"
+            </p>
+            <pre class="embed-script"><code>{script_line}</code></pre>
+            <p class="embed-storage-note">{STORAGE_NOTE}</p>
+        </div>
     }
 }
 
