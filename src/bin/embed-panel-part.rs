@@ -13,7 +13,7 @@
 use leptos::prelude::*;
 use ttft_core::course_part::CoursePart;
 use ttft_lab::components::embed::embed_panel::{content_for, EmbedCode, PART, ROOT};
-use ttft_lab::components::on_demand::{fire, mount_part, part_panic_hook, unmount_part};
+use ttft_lab::components::on_demand::{mount_part, part_panic_hook, unmount_part};
 use wasm_bindgen::prelude::*;
 
 /// Starts mounting the panel for the part `config` names (its id); false
@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub fn mount(config: String) -> bool {
     let Some(part) = CoursePart::from_id(&config) else {
-        fire(&format!("ttft-{}-failed", PART.name), Some("it could not read which part to embed; reload the page"));
+        PART.failed("it could not read which part to embed; reload the page");
         return false;
     };
     let content = content_for(part);

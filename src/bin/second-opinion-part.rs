@@ -17,7 +17,7 @@
 
 use std::cell::Cell;
 use ttft_lab::components::on_demand::{fire, mount_part, part_panic_hook, unmount_part};
-use ttft_lab::components::second_opinion::host::{GRADE_EVENT, SCORE_EVENT};
+use ttft_lab::components::second_opinion::host::{GRADE_EVENT, PART, SCORE_EVENT};
 use ttft_lab::components::second_opinion::{Opinion, PartConfig, ScoreToSet, SecondOpinionPanel};
 use ttft_lab::connection::Online;
 use ttft_lab::learner_state::interview_work::InterviewWork;
@@ -42,7 +42,7 @@ fn tell(event: &str, detail: &impl serde::Serialize) {
 
 /// Says why the part cannot mount (the page shows it with Retry); false.
 fn cannot_mount(reason: &str) -> bool {
-    fire("ttft-second-opinion-failed", Some(reason));
+    PART.failed(reason);
     false
 }
 

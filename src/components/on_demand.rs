@@ -179,6 +179,12 @@ impl OnDemandPart {
         self.call("mount", Some(config)).and_then(|v| v.as_bool()) == Some(true)
     }
 
+    /// Says, from the part's own wasm, why it cannot mount: its host
+    /// shows `reason` with Retry ("ttft-<name>-failed").
+    pub fn failed(self, reason: &str) {
+        fire(&format!("ttft-{}-failed", self.name), Some(reason));
+    }
+
     /// Follows the part's events into `state` for as long as the calling
     /// component lives, and unmounts the part when it goes: once the wasm
     /// has started it is mounted with `config()`.
