@@ -26,6 +26,7 @@
 //! padding) with the `base64` crate, within [`MAX_URL_CHARS`]. Nothing here reads files or
 //! fetches `src=` paths; the app does, and passes the text in.
 
+use crate::content::from_json;
 use crate::content::validate::{validate_config_exercise, validate_trace_exercise, ContentProblem};
 use crate::content::{ConfigExercise, TraceExercise};
 use base64::alphabet;
@@ -170,14 +171,10 @@ pub fn parse_authored(text: &str) -> Result<AuthoredExercise, Vec<ContentProblem
     if !problems.is_empty() {
         return Err(problems);
     }
-    // Read from the text again, not from `value`: reading a `Value` into
-    // a type is a second deserializer per type in the page's wasm.
-    let file: AuthoredExercise = serde_json::from_str(text.trim_start_matches('\u{FEFF}')).map_err(|e| {
-        vec![problem(
-            "",
-            format!("the file does not read as an exercise: {e}"),
-        )]
-    })?;
+    // Typed from the same value by hand (`content::from_json`), not by
+    // serde's derived readers: those would be most of the bytes an
+    // instructor's exercise adds to the page.
+    let file = typed(&value)?;
     let mut problems = Vec::new();
     if let Some(x) = &file.trace_exercise {
         problems.extend(validate_trace_exercise(x));
@@ -190,6 +187,24 @@ pub fn parse_authored(text: &str) -> Result<AuthoredExercise, Vec<ContentProblem
     } else {
         Err(problems)
     }
+}
+
+/// The file in `value`, which has passed the schema.
+fn typed(value: &Value) -> Result<AuthoredExercise, Vec<ContentProblem>> {
+    let present = |key: &str| value.get(key).filter(|v| !v.is_null());
+    Ok(AuthoredExercise {
+        schema: value
+            .get("schema")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        trace_exercise: present("trace_exercise")
+            .map(|v| from_json::trace_exercise(v, "trace_exercise"))
+            .transpose()?,
+        config_exercise: present("config_exercise")
+            .map(|v| from_json::config_exercise(v, "config_exercise"))
+            .transpose()?,
+    })
 }
 
 /// The schema parsed once.
@@ -351,26 +366,25 @@ impl Walker<'_> {
     }
 
     fn number(&mut self, n: &serde_json::Number, schema: &'static Value, path: &str) {
-        let as_int: Option<i128> = n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from));
-        let range = match schema.get("format").and_then(Value::as_str) {
-            Some("int64") => Some((i128::from(i64::MIN), i128::from(i64::MAX))),
-            Some("uint64") => Some((0, i128::from(u64::MAX))),
-            Some("uint32") => Some((0, i128::from(u32::MAX))),
+        // A whole number is held as a u64 when it is at least 0, as an
+        // i64 below that; any other number is a float.
+        let hi = match schema.get("format").and_then(Value::as_str) {
+            Some("int64") => Some(i64::MAX.unsigned_abs()),
+            Some("uint64") => Some(u64::MAX),
+            Some("uint32") => Some(u64::from(u32::MAX)),
             _ => None,
         };
-        if let (Some(i), Some((_, hi))) = (as_int, range) {
-            if i > hi {
+        if let (Some(u), Some(hi)) = (n.as_u64(), hi) {
+            if u > hi {
                 self.add(path, format!("{n} is too large here (at most {hi})"));
                 return;
             }
         }
         if let Some(min) = schema.get("minimum").and_then(Value::as_i64) {
-            let below = match as_int {
-                Some(i) => i < i128::from(min),
-                None => n.as_f64().is_some_and(|f| f < min as f64),
+            let below = match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => i < min,
+                (None, Some(_)) => false,
+                (None, None) => n.as_f64().is_some_and(|f| f < min as f64),
             };
             if below {
                 self.add(path, format!("must be at least {min}, not {n}"));

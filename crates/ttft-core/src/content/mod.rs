@@ -15,6 +15,7 @@
 //! The only behaviour here is turning a trace row or the worked timeline into
 //! the core's [`RequestTrace`], so every module splits content the same way.
 
+pub mod from_json;
 pub mod markup;
 pub mod template;
 pub mod validate;
@@ -416,7 +417,7 @@ pub struct ConfigExercise {
     pub evidence: Vec<EvidenceOption>,
 }
 
-fn default_late_after_ms() -> i64 {
+pub(crate) fn default_late_after_ms() -> i64 {
     1_000
 }
 
