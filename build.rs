@@ -39,7 +39,7 @@ fn main() {
     // app, the tests, the first view), as opposed to a build of a few
     // (Cargo.toml's [features]; `hand_over::served_here`).
     println!("cargo::rustc-check-cfg=cfg(every_part)");
-    let every_part = ["LESSON", "EXERCISES", "AUTHORING", "INTERVIEW", "IMPORT", "SIMULATE"]
+    let every_part = ["LESSON", "EXERCISES", "AUTHORED", "AUTHORING", "INTERVIEW", "IMPORT", "SIMULATE"]
         .iter()
         .all(|feature| std::env::var_os(format!("CARGO_FEATURE_{feature}")).is_some());
     if every_part {
@@ -49,7 +49,9 @@ fn main() {
     // reports, so that the build embeds it (`course::load`): the worked
     // timeline (`course_worked`: the lesson), the trace exercise
     // (`course_trace`: it, and the interview, which quotes its rows) and the
-    // configuration exercise (`course_config`); `course_content` when any.
+    // configuration exercise (`course_config`; both of them also for the
+    // authoring page, which starts a file from them); `course_content`
+    // when any.
     // The import page's and the simulate part's builds carry none.
     let on = |features: &[&str]| {
         features
@@ -58,8 +60,8 @@ fn main() {
     };
     let pieces = [
         ("course_worked", on(&["LESSON", "LMS"])),
-        ("course_trace", on(&["TRACE", "INTERVIEW", "LMS"])),
-        ("course_config", on(&["CHOICE", "LMS"])),
+        ("course_trace", on(&["TRACE", "INTERVIEW", "AUTHORING", "LMS"])),
+        ("course_config", on(&["CHOICE", "AUTHORING", "LMS"])),
     ];
     for (name, embedded) in pieces {
         println!("cargo::rustc-check-cfg=cfg({name})");
@@ -116,7 +118,7 @@ fn main() {
             let uses = "use ttft_core::content::*;\n    use ttft_latency::split::Part;";
             (
                 format!("{uses}\n    Ok({})", bake::expression(&worked_timeline)),
-                format!("{uses}\n    Ok({})", bake::expression(&trace_for_build(trace_exercise, on(&["TRACE", "LMS"])))),
+                format!("{uses}\n    Ok({})", bake::expression(&trace_for_build(trace_exercise, on(&["TRACE", "AUTHORING", "LMS"])))),
                 format!("{uses}\n    Ok({})", bake::expression(&config_exercise)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&lesson)),
                 format!("use ttft_core::content::*;\n    Ok({})", bake::expression(&interview)),

@@ -4,7 +4,8 @@
 //! problem with its path, in a list the editor names with
 //! aria-describedby; a file whose stated answer disagrees with its timings
 //! is refused with the reason; "Start from the built-in exercise" gives a
-//! valid file that is previewed with the learners' own components; the link
+//! valid file that is previewed with the learners' own components (their
+//! wasm fetched only then, and the preview following each change); the link
 //! with the file inside loads it for a learner; a chosen file is read; the
 //! hosted-file link refuses a path to another site; the schema and example
 //! links reach files shipped in dist/. axe is clean in every state, and
@@ -59,8 +60,13 @@ const problemList = (page) => page.getByRole('list', { name: 'Problems in the fi
 const previewRegion = (page) => page.getByRole('region', { name: 'Preview: as learners will see it', includeHidden: true });
 const linksRegion = (page) => page.getByRole('region', { name: 'Links that load it', includeHidden: true });
 
+/** The preview's own wasm, fetched when there is a file to preview. */
+const PREVIEW_WASM = /\/author-preview-part_bg\.wasm$/;
+
 test('a broken file: every problem with its path, named by the editor', async () => {
   const { page, problems } = await openAuthoring();
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Author an exercise');
   await axeCheck(page, { label: 'authoring page, empty' });
   const editor = page.getByLabel('Exercise file (JSON)');
@@ -75,7 +81,7 @@ test('a broken file: every problem with its path, named by the editor', async ()
   const described = await description(editor);
   assert.match(described, /8 problems found/);
   assert.match(described, /config_exercise\.configs: needs at least 1 entry/);
-  assert.equal(await previewRegion(page).count(), 0, 'no preview of a broken file');
+  assert.ok(await previewRegion(page).isHidden(), 'no preview of a broken file');
   assert.equal(await linksRegion(page).count(), 0, 'no link to a broken file');
   await axeCheck(page, { label: 'authoring page, broken file' });
   await screenshot(page, 'authoring-broken');
@@ -92,11 +98,40 @@ test('a broken file: every problem with its path, named by the editor', async ()
   await editor.fill(JSON.stringify(file, null, 2));
   await waitForText(problemList(page).getByRole('listitem'), /^trace_exercise\.requests\[1\]\.answer\.share_percent: /);
   await waitForText(status, /^1 problem found/);
+  assert.ok(!fetched.some((p) => PREVIEW_WASM.test(p)), `the preview's code is not fetched for a broken file (${fetched.join(', ')})`);
   assertNoProblems(problems);
+});
+
+test('when the preview cannot load, the file and its links still work, and Retry brings it by keyboard', async () => {
+  const { page, context, problems } = await newPage(browser, server.origin, { serviceWorkers: 'block' });
+  let fail = true;
+  await page.route('**/author-preview-part_bg.wasm', (route) => (fail ? route.fulfill({ status: 404, body: 'gone' }) : route.continue()));
+  await page.goto(partUrl(server, 'author'));
+  await waitForApp(page);
+  await page.getByRole('button', { name: 'Start from the built-in exercise' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The preview could not load' });
+  await alert.waitFor({ timeout: 30000 });
+  await waitForText(alert, /its program did not arrive \(HTTP 404\)/);
+  await waitForText(fileStatus(page), /^No problems: /);
+  assert.ok(await page.getByLabel(/^Link to the trace exercise with the file inside/).count(), 'the links are there');
+  await axeCheck(page, { label: 'authoring page, preview missing' });
+  fail = false;
+  await alert.getByRole('button', { name: 'Retry' }).focus();
+  await page.keyboard.press('Enter');
+  const preview = page.getByRole('region', { name: 'Preview: as learners will see it' });
+  await preview.getByRole('button', { name: 'Check answers' }).waitFor({ timeout: 30000 });
+  assert.equal(await page.getByRole('alert').filter({ hasText: 'The preview could not load' }).count(), 0, 'the alert is gone');
+  assertNoProblems(problems, {
+    allow: [/author-preview-part_bg\.wasm/, /console error: Failed to load resource: the server responded with a status of 404/],
+  });
+  await context.close();
 });
 
 test('a valid file is previewed as learners see it, and its link loads it', async () => {
   const { page, context, problems } = await openAuthoring();
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  assert.ok(!fetched.some((p) => PREVIEW_WASM.test(p)), "the page opens without the preview's code");
   await page.getByRole('button', { name: 'Start from the built-in exercise' }).click();
   await waitForText(fileStatus(page), 'No problems: a trace exercise with 4 requests and a configuration exercise with 2 workloads.');
   assert.equal(await page.getByLabel('Exercise file (JSON)').getAttribute('aria-invalid'), 'false');
@@ -107,11 +142,26 @@ test('a valid file is previewed as learners see it, and its link loads it', asyn
   await preview.getByText(/^Check 1: /).waitFor();
   await preview.getByLabel('Configuration exercise').check();
   await preview.getByRole('button', { name: 'Check answers for Live interview hints' }).waitFor();
+  assert.equal(fetched.filter((p) => PREVIEW_WASM.test(p)).length, 1, "the preview's code is fetched once there is a file");
   await axeCheck(page, { label: 'authoring page, valid file with preview' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await axeCheck(page, { label: 'authoring page, valid file with preview, dark theme' });
   await page.emulateMedia({ colorScheme: 'light' });
   await screenshot(page, 'authoring-valid');
+
+  // The preview follows the file: an edited title shows, a broken file
+  // hides the preview, a fixed one brings it back.
+  const editor = page.getByLabel('Exercise file (JSON)');
+  const edited = JSON.parse(await editor.inputValue());
+  edited.config_exercise.title = 'Which setup for the review bot?';
+  await editor.fill(JSON.stringify(edited, null, 2));
+  await waitForText(preview.getByRole('heading', { level: 1 }), 'Which setup for the review bot?');
+  await editor.fill('{');
+  await waitForText(fileStatus(page), /^1 problem found/);
+  assert.ok(await previewRegion(page).isHidden(), 'no preview of a broken file');
+  await editor.fill(JSON.stringify(edited, null, 2));
+  await waitForText(preview.getByRole('heading', { level: 1 }), 'Which setup for the review bot?');
+  assert.equal(fetched.filter((p) => PREVIEW_WASM.test(p)).length, 1, "the preview's code is fetched once only");
 
   const inline = page.getByLabel(/^Link to the trace exercise with the file inside \([\d,]+ characters\)$/);
   const url = await inline.inputValue();
@@ -177,8 +227,8 @@ test("an instructor's file is asked for once, while the app downloads, and only 
   await page.goto(`${server.url}?part=trace&src=review-bot.json`);
   await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
   assert.equal(fileAsked().length, 1, `the file is asked for once: ${asked.join(', ')}`);
-  const wasm = asked.findIndex((p) => p.endsWith('/author-part_bg.wasm'));
-  assert.ok(wasm > 0, "the authoring build's wasm was fetched");
+  const wasm = asked.findIndex((p) => p.endsWith('/authored-trace-part_bg.wasm'));
+  assert.ok(wasm > 0, "the instructor's trace exercise's build was fetched");
   assert.ok(asked.indexOf(fileAsked()[0]) < wasm, `the file is asked for before the app's wasm: ${asked.join(', ')}`);
 
   // Paths the app refuses, and a part that reads no file: nothing is asked for.

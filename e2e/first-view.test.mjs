@@ -110,7 +110,7 @@ async function assertTakenOver(page, state, { afterInput = true } = {}) {
   // system), which shows the next part's view from them when it hands the
   // page to the full app.
   const fewParts = await page.evaluate(() =>
-    performance.getEntriesByType('resource').some((r) => /\/((lesson|trace|choice|author|interview|import)-part|simulate-host)_bg\.wasm$/.test(new URL(r.name).pathname)));
+    performance.getEntriesByType('resource').some((r) => /\/((lesson|trace|choice|authored-trace|authored-choice|author|interview|import)-part|simulate-host)_bg\.wasm$/.test(new URL(r.name).pathname)));
   const blocks = await page.locator('script[type="text/html"][id^="first-view-"]').count();
   if (fewParts) assert.ok(blocks > 0, 'the data blocks stay for the hand-over');
   else assert.equal(blocks, 0, 'the data blocks are gone');

@@ -65,7 +65,7 @@ async function recordingPage(options = {}) {
 }
 
 /** Every build of the app but the lesson's: where a hand-over from it goes. */
-const NEXT_WASM = /\/((trace|choice|author|interview|import)-part|simulate-host|ttft-lab-[0-9a-f]+)_bg\.wasm$/;
+const NEXT_WASM = /\/((trace|choice|authored-trace|authored-choice|author|interview|import)-part|simulate-host|ttft-lab-[0-9a-f]+)_bg\.wasm$/;
 
 /** Holds every build but the lesson's back until the returned function is called. */
 async function holdNextBuilds(page) {
@@ -83,12 +83,15 @@ const checklist = (page) => page.getByRole('list', { name: 'Completion checklist
 
 // Each build of a few parts, the groups of parts it adds to the shell
 // (index.html's start-up script and Cargo.toml's features), and the parts
-// it starts for.
+// it starts for (an instructor's exercise, which is an address rather
+// than a part, is in 'which build starts' below).
 const BUILDS = [
   ['lesson-part', ['lesson'], ['lesson', 'timeline']],
   ['trace-part', ['trace'], ['trace']],
   ['choice-part', ['choice'], ['choice']],
-  ['author-part', ['trace', 'choice', 'authoring'], ['author']],
+  ['authored-trace-part', ['trace'], []],
+  ['authored-choice-part', ['choice'], []],
+  ['author-part', ['authoring'], ['author']],
   ['interview-part', ['interview'], ['interview']],
   ['import-part', ['import'], ['import']],
   ['simulate-host', ['simulate'], ['simulate']],
@@ -154,8 +157,8 @@ describe('which build starts', () => {
     ['the lesson embedded in a course page', (s) => `${partUrl(s, 'lesson')}&embed=1`, LESSON_WASM],
     ['the trace exercise embedded', (s) => `${partUrl(s, 'trace')}&embed=1`, buildWasm('trace-part')],
     ['the configuration choice embedded', (s) => `${partUrl(s, 'choice')}&embed=1`, buildWasm('choice-part')],
-    ['an instructor\'s exercise', (s) => `${s.url}?part=trace&src=review-bot.json`, buildWasm('author-part')],
-    ['an instructor\'s exercise, embedded', (s) => `${s.url}?part=choice&embed=1&content=e30`, buildWasm('author-part')],
+    ['an instructor\'s trace exercise', (s) => `${s.url}?part=trace&src=review-bot.json`, buildWasm('authored-trace-part')],
+    ['an instructor\'s configuration exercise, embedded', (s) => `${s.url}?part=choice&embed=1&content=e30`, buildWasm('authored-choice-part')],
     ['the lesson with a file named, which only the exercises read', (s) => `${partUrl(s, 'lesson')}&src=review-bot.json`, LESSON_WASM],
     ['a part the page does not know', (s) => `${s.url}?part=nowhere`, FULL_WASM],
   ];
@@ -171,20 +174,20 @@ describe('which build starts', () => {
   }
 
   // index.html's start-up script and the app read an address by the same
-  // rule (an instructor's exercise needs the authoring build); should they
+  // rule (an instructor's exercise needs a build with the file reader); should they
   // ever differ, the build that started hands the page to the full app
   // (src/hand_over.rs, serves_address) instead of showing the course's own
   // exercise in place of the instructor's.
   test("an instructor's exercise that starts the trace exercise's build anyway is handed to the full app", async () => {
     // The page's choice of build rerouted, as an older page or a wrong
-    // guess might make it: "author" becomes "trace", both where the
+    // guess might make it: "authored-trace" becomes "trace", both where the
     // start-up script sets it and where the loader asks again at a
     // hand-over (ttftBuildFor).
     const { page, context, problems, wasm } = await recordingPage();
     await page.addInitScript(() => {
       const set = Element.prototype.setAttribute;
       Element.prototype.setAttribute = function (name, value) {
-        if (name === 'data-app-build' && value === 'author') {
+        if (name === 'data-app-build' && value === 'authored-trace') {
           window.__rerouted = true;
           value = 'trace';
         }
@@ -193,17 +196,17 @@ describe('which build starts', () => {
       let buildFor;
       Object.defineProperty(window, 'ttftBuildFor', {
         configurable: true,
-        get: () => buildFor && ((search) => (buildFor(search) === 'author' ? 'trace' : buildFor(search))),
+        get: () => buildFor && ((search) => (buildFor(search) === 'authored-trace' ? 'trace' : buildFor(search))),
         set: (f) => { buildFor = f; },
       });
     });
     await page.goto(`${server.url}?part=trace&src=review-bot.json`);
-    assert.equal(await page.evaluate(() => window.__rerouted), true, 'the page chose the authoring build, rerouted');
+    assert.equal(await page.evaluate(() => window.__rerouted), true, "the page chose the instructor's exercise's build, rerouted");
     await waitForApp(page);
     await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
     assert.ok(wasm.some((p) => buildWasm('trace-part').test(p)), `the trace exercise's build started (${wasm.join(', ')})`);
     assert.ok(wasm.some((p) => FULL_WASM.test(p)), `the full app took over (${wasm.join(', ')})`);
-    assert.ok(!wasm.some((p) => buildWasm('author-part').test(p)), `not the authoring build (${wasm.join(', ')})`);
+    assert.ok(!wasm.some((p) => buildWasm('authored-trace-part').test(p)), `not the instructor's exercise's build (${wasm.join(', ')})`);
     assertNoProblems(problems);
     await context.close();
   });

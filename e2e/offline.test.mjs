@@ -139,10 +139,10 @@ test("dist/sw.js lists exactly the built files, none of the .gz/.br copies, unde
   // kept once the import part has been opened. So are the builds of a few
   // parts that the page does not name (Trunk.toml's loader names only the
   // lesson's); their JS glue goes by its size, near the line.
-  const builds = /^((trace|choice|author|interview|import)-part|simulate-host)\.js$/;
+  const builds = /^((trace|choice|authored-trace|authored-choice|author|interview|import)-part|simulate-host)\.js$/;
   assert.deepEqual(plan.onDemand.map(([p]) => p).filter((p) => !builds.test(p)).sort(), [
-    NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm', 'second-opinion-part_bg.wasm', 'embed-panel-part_bg.wasm',
-    'trace-part_bg.wasm', 'choice-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
+    NEVER, OPENED, 'import-worker_bg.wasm', 'sim-worker_bg.wasm', 'simulate-part_bg.wasm', 'second-opinion-part_bg.wasm', 'embed-panel-part_bg.wasm', 'author-preview-part_bg.wasm',
+    'trace-part_bg.wasm', 'choice-part_bg.wasm', 'authored-trace-part_bg.wasm', 'authored-choice-part_bg.wasm', 'author-part_bg.wasm', 'interview-part_bg.wasm', 'import-part_bg.wasm',
     'simulate-host_bg.wasm',
   ].sort());
   assert.notEqual((await planFor(buildB)).version, plan.version, 'a changed file is a new version');
@@ -193,10 +193,13 @@ test("offline, every part reloads and works with the learner's saved work; an op
   await page.goto(partUrl(server, 'interview'));
   await waitForApp(page);
   await page.getByLabel('Write your answer as you would say it').fill(ANSWER);
-  // The authoring page opened online: its build (which also shows an
-  // instructor's exercise) is kept from then on.
+  // The authoring page and an instructor's trace exercise opened online:
+  // their builds are kept from then on.
   await page.goto(partUrl(server, 'author'));
   await waitForApp(page);
+  await page.goto(`${partUrl(server, 'trace')}&src=review-bot.json`);
+  await waitForApp(page);
+  await page.locator('aside.authored-source').waitFor();
   // The import part opened online: its trace reader (an on-demand worker)
   // is fetched now, and so kept for offline use.
   await page.goto(partUrl(server, 'import'));

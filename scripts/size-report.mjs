@@ -91,9 +91,10 @@ const PARTS = [
   ['author', '?part=author'],
   ['trace, embedded', '?part=trace&embed=1'],
   ['lesson, embedded', '?part=lesson&embed=1'],
-  // An instructor's own exercise: the authoring build, and no static first
-  // view (the page has none for a file it has not read).
+  // An instructor's own exercise: the part's build with the file reader,
+  // and no static first view (the page has none for a file it has not read).
   ['trace, authored', '?part=trace&src=review-bot.json'],
+  ['choice, authored', '?part=choice&src=review-bot.json'],
 ].filter(([name, query]) => !only.length || only.includes(name) || only.includes(query.slice(1)));
 if (only.length && PARTS.length !== only.length) {
   console.error(`--only names a part this report does not know: ${only.join(', ')}`);
@@ -158,13 +159,23 @@ function watchPage() {
   document.addEventListener('DOMContentLoaded', mark);
 }
 
+/**
+ * The parts with a wasm of their own that a step of theirs opens: the
+ * button that opens it, what shows once it is in, and its name in the
+ * report.
+ */
+const STEPS = [
+  ['interview', { click: 'Open the second opinion', shown: '#second-opinion-root select', label: 'second opinion opened' }],
+  ['author', { click: 'Start from the built-in exercise', shown: '#author-preview-root button', label: 'preview opened (a file to preview)' }],
+];
+
 /** One cold load of `url`: when it read, when it worked, and what arrived when. */
 async function loadOnce(browser, url) {
-  // The service worker registers once the part works; by the time the
-  // interview's second opinion is opened it would fetch the step's files
+  // The service worker registers once the part works; by the time a step
+  // with a wasm of its own is opened it would fetch the step's files
   // itself, out of this page's network log, so that load goes without it.
-  const opensStep = /[?&]part=interview(&|$)/.test(url);
-  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, serviceWorkers: opensStep ? 'block' : 'allow' });
+  const step = STEPS.find(([part]) => new RegExp(`[?&]part=${part}(&|$)`).test(url))?.[1];
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, serviceWorkers: step ? 'block' : 'allow' });
   const page = await context.newPage();
   const arrivals = [];
   page.on('requestfinished', async (request) => {
@@ -189,18 +200,19 @@ async function loadOnce(browser, url) {
     timeout: READY_TIMEOUT_MS,
   });
   await page.waitForLoadState('networkidle');
-  // The interview's AI second opinion is a wasm of its own, fetched when the
-  // learner opens the step: what opening it costs, after the part is in.
+  // The interview's AI second opinion and the authoring page's preview
+  // are wasms of their own, fetched when the step opens: what opening it
+  // costs, after the part is in.
   let opened;
-  if (opensStep) {
+  if (step) {
     const already = arrivals.length;
     const clickedAt = Date.now();
-    await page.getByRole('button', { name: 'Open the second opinion' }).click();
-    await page.locator('#second-opinion-root select').first().waitFor({ timeout: READY_TIMEOUT_MS });
+    await page.getByRole('button', { name: step.click }).click();
+    await page.locator(step.shown).first().waitFor({ timeout: READY_TIMEOUT_MS });
     const shownMs = Date.now() - clickedAt;
     await page.waitForLoadState('networkidle');
     const extra = arrivals.slice(already);
-    opened = { at: already, bytes: extra.reduce((s, a) => s + a.bytes, 0), files: extra.length, ms: shownMs };
+    opened = { label: step.label, at: already, bytes: extra.reduce((s, a) => s + a.bytes, 0), files: extra.length, ms: shownMs };
   }
   const m = await page.evaluate(() => ({
     origin: performance.timeOrigin,
@@ -241,7 +253,7 @@ async function reportParts(server, browser) {
     }
     if (r.opened) {
       console.log(
-        `  ${''.padEnd(18)} second opinion opened: ${kb(r.opened.bytes)} more in ${r.opened.files} files, shown ${r.opened.ms} ms after the click`,
+        `  ${''.padEnd(18)} ${r.opened.label}: ${kb(r.opened.bytes)} more in ${r.opened.files} files, shown ${r.opened.ms} ms after the click`,
       );
     }
   }

@@ -7,7 +7,8 @@
 //! one group of parts (Cargo.toml's [features]): the lesson and the worked
 //! timeline (`lesson-part`, about a third of the full app's bytes), the
 //! trace exercise (`trace-part`), the configuration choice (`choice-part`),
-//! both with an instructor's own exercise and the authoring page
+//! each of those with an instructor's own exercise in place of the course's
+//! (`authored-trace-part`, `authored-choice-part`), the authoring page
 //! (`author-part`),
 //! the interview (`interview-part`), the import page (`import-part`), the
 //! simulate part's host (`simulate-host`). A part loads what it alone needs
@@ -99,7 +100,7 @@ pub fn served_here(part: CoursePart) -> bool {
 
 /// Whether this build shows the address `search` as it asks: its part, and
 /// for the trace and choice parts an instructor's own exercise (`content=`,
-/// `src=`) only in a build with the authoring feature (the trace and choice
+/// `src=`) only in a build with the authored feature (the trace and choice
 /// builds show the course's own; other parts ignore those keys). index.html's
 /// start-up script picks the build by the same rule; an address it read
 /// differently starts here and is handed over at once (`crate::start`).
@@ -107,7 +108,7 @@ pub fn serves_address(search: &str) -> bool {
     let part = CoursePart::from_search(search);
     let authored = matches!(part, CoursePart::Trace | CoursePart::Choice)
         && crate::components::embed::Embedding::from_query(search).options().content.is_some();
-    served_here(part) && (!authored || cfg!(feature = "authoring"))
+    served_here(part) && (!authored || cfg!(feature = "authored"))
 }
 
 /// Whether this build took the page over from another (and forgets it):

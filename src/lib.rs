@@ -41,7 +41,7 @@ pub mod worker;
 
 #[cfg(any(feature = "trace", feature = "choice"))]
 use components::authoring::authored_content::AuthoredKind;
-#[cfg(feature = "authoring")]
+#[cfg(feature = "authored")]
 use components::authoring::authored_content::AuthoredPart;
 #[cfg(feature = "authoring")]
 use components::authoring::authoring_page::AuthoringPage;
@@ -201,17 +201,17 @@ fn part_view(part: CoursePart, course: &Arc<course::Embedded>, embedded: bool) -
     let _ = course;
     // Read from the address as it is now: moving between parts drops
     // `content=`, and the built-in exercise comes back with it.
-    #[cfg(feature = "authoring")]
+    #[cfg(feature = "authored")]
     let content = Embedding::from_address().options().content.clone();
-    #[cfg(feature = "authoring")]
+    #[cfg(feature = "authored")]
     let authored = |kind: AuthoredKind| {
         content.clone().map(
             |source| view! { <AuthoredPart source=source kind=kind course=Arc::clone(course) /> },
         )
     };
-    // Without the authoring feature, an address with an instructor's own
+    // Without the authored feature, an address with an instructor's own
     // exercise never starts this build (`hand_over::serves_address`).
-    #[cfg(all(any(feature = "trace", feature = "choice"), not(feature = "authoring")))]
+    #[cfg(all(any(feature = "trace", feature = "choice"), not(feature = "authored")))]
     let authored = |_: AuthoredKind| None::<AnyView>;
     let body = match part {
         #[cfg(feature = "lesson")]

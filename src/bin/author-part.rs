@@ -1,8 +1,9 @@
-//! A build of the app with the shell, the
-//! trace and choice exercises, an instructor's own exercise (`content=`,
-//! `src=`) and the authoring page (`--no-default-features --features
-//! csr,authoring`), which index.html starts for the authoring page and for
-//! an address with an instructor's exercise instead of the full app; built
+//! A build of the app with the shell and the authoring page, which
+//! previews an instructor's file in the trace and choice exercises
+//! (`--no-default-features --features csr,authoring`), which index.html
+//! starts for the authoring page instead of the full app (an address with
+//! an instructor's exercise starts `authored-trace-part` or
+//! `authored-choice-part`, which carry one exercise each); built
 //! and handed over as the lesson's own build is (`src/bin/lesson-part.rs`,
 //! `ttft_lab::hand_over`).
 

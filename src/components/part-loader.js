@@ -1,6 +1,7 @@
 // part-loader.js: loads a part's own program, a second wasm that only that
 // part needs (src/bin/simulate-part.rs, src/bin/second-opinion-part.rs,
-// src/bin/embed-panel-part.rs), so no other part pays for it. The page adds this script once per part, when
+// src/bin/embed-panel-part.rs, src/bin/author-preview-part.rs), so no
+// other part pays for it. The page adds this script once per part, when
 // the part first opens, naming the part in `data-ttft-part`; it defines
 // `window.ttftPartLoad[name]` and calls it. Loading imports `<name>-part.js`
 // (the wasm-bindgen glue Trunk writes for it, an ES module: a module's

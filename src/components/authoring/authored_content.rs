@@ -27,7 +27,9 @@
 //! What it deliberately does not do: fall back silently (a refused file is
 //! always said), or follow a redirect to, or fetch from, another origin.
 
+#[cfg(feature = "choice")]
 use crate::components::practice::config_choice::ConfigChoicePage;
+#[cfg(feature = "trace")]
 use crate::components::practice::trace_exercise::TraceExercisePage;
 use crate::components::prose::AuthoredScope;
 use leptos::prelude::*;
@@ -292,10 +294,15 @@ fn exercise_view(
     trace: Option<&TraceExercise>,
     config: Option<&ConfigExercise>,
 ) -> AnyView {
+    // A build shows only the exercises it has; the other kind's address
+    // never starts it (`hand_over::serves_address`).
+    let _ = (&trace, &config);
     match (kind, trace, config) {
+        #[cfg(feature = "trace")]
         (AuthoredKind::Trace, Some(x), _) => {
             view! { <TraceExercisePage exercise=x.clone() /> }.into_any()
         }
+        #[cfg(feature = "choice")]
         (AuthoredKind::Choice, _, Some(x)) => {
             view! { <ConfigChoicePage exercise=x.clone() /> }.into_any()
         }

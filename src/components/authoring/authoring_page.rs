@@ -8,7 +8,8 @@
 //! split the core computes. Every problem is listed with its path and a
 //! plain message; the list describes the editor (`aria-describedby`), so a
 //! screen reader reads it with the field. A valid file is previewed with
-//! the very components learners use, and the page gives the two URLs that
+//! the very components learners use (`preview`, whose wasm loads when
+//! there is first a file to preview), and the page gives the two URLs that
 //! load it: the file encoded in the address (with its length), or a path
 //! on this site where the instructor will put the file.
 //!
@@ -17,10 +18,9 @@
 //! answers apart from a learner's by its own ids.
 
 use crate::components::authoring::authored_content::{problem_item, AuthoredKind};
+use crate::components::authoring::preview::{preview_config, PREVIEW, PREVIEW_ROOT};
 use crate::components::embed::embed_panel::{copy_text, page_url};
-use crate::components::practice::config_choice::ConfigChoicePage;
-use crate::components::practice::trace_exercise::TraceExercisePage;
-use crate::components::prose::AuthoredScope;
+use crate::components::on_demand::{PartLoad, PartStatus};
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -310,56 +310,59 @@ pub fn AuthoringPage(
         }
     };
 
-    let preview = move || {
-        valid.get().map(|file| {
-            let both = file.trace_exercise.is_some() && file.config_exercise.is_some();
-            let choose = both.then(|| {
-                view! {
-                    <fieldset class="author-preview-choice">
-                        <legend>"Preview"</legend>
-                        <div class="score-option">
-                            <input type="radio" id="author-preview-trace" name="author-preview"
-                                prop:checked=move || preview_kind.get() == AuthoredKind::Trace
-                                on:change=move |_| preview_kind.set(AuthoredKind::Trace) />
-                            <label for="author-preview-trace">"Trace exercise"</label>
-                        </div>
-                        <div class="score-option">
-                            <input type="radio" id="author-preview-choice" name="author-preview"
-                                prop:checked=move || preview_kind.get() == AuthoredKind::Choice
-                                on:change=move |_| preview_kind.set(AuthoredKind::Choice) />
-                            <label for="author-preview-choice">"Configuration exercise"</label>
-                        </div>
-                    </fieldset>
-                }
-            });
-            // Preview ids keep the instructor's trial answers apart from a
-            // learner's answers to the same file in this browser.
-            let keyed = file.keyed();
-            let trace = keyed.trace_exercise.map(|mut x| {
-                x.id = format!("preview-{}", x.id);
-                x
-            });
-            let config = keyed.config_exercise.map(|mut x| {
-                x.id = format!("preview-{}", x.id);
-                x
-            });
-            let scope = AuthoredScope(std::sync::Arc::new(AuthoredExercise::new(trace.clone(), config.clone())));
-            let shown = move || {
-                let kind = if trace.is_none() { AuthoredKind::Choice } else if config.is_none() { AuthoredKind::Trace } else { preview_kind.get() };
-                match (kind, &trace, &config) {
-                    (AuthoredKind::Trace, Some(x), _) => view! { <TraceExercisePage exercise=x.clone() /> }.into_any(),
-                    (AuthoredKind::Choice, _, Some(x)) => view! { <ConfigChoicePage exercise=x.clone() /> }.into_any(),
-                    _ => ().into_any(),
-                }
-            };
-            view! {
-                <section class="author-preview" aria-labelledby="author-preview-title">
-                    <h2 id="author-preview-title">"Preview: as learners will see it"</h2>
-                    {choose}
-                    <div class="author-preview-frame"><leptos::context::Provider value=scope>{shown}</leptos::context::Provider></div>
-                </section>
+    // The preview's wasm comes when there is first a file to preview, and
+    // shows each new one (or the other exercise, when chosen) in place.
+    let preview_state = RwSignal::new(PartLoad::Closed);
+    let config_now = move || {
+        let kind = preview_kind.get_untracked();
+        let config = valid.with_untracked(|f| f.as_ref().map(|f| preview_config(f, kind)));
+        wasm_bindgen::JsValue::from_str(&config.unwrap_or_default())
+    };
+    PREVIEW.follow(preview_state, config_now);
+    Effect::new(move |_| {
+        let kind = preview_kind.get();
+        match valid.with(|f| f.as_ref().map(|f| preview_config(f, kind))) {
+            Some(config) => PREVIEW.open(preview_state, &wasm_bindgen::JsValue::from_str(&config)),
+            None => {
+                let _ = PREVIEW.call("unmount", None);
+                preview_state.set(PartLoad::Closed);
             }
+        }
+    });
+    let has_preview = move || valid.with(Option::is_some);
+    let both = move || {
+        valid.with(|f| {
+            f.as_ref()
+                .is_some_and(|f| f.trace_exercise.is_some() && f.config_exercise.is_some())
         })
+    };
+    let preview = view! {
+        <section class="author-preview" aria-labelledby="author-preview-title" hidden=move || !has_preview()>
+            <h2 id="author-preview-title">"Preview: as learners will see it"</h2>
+            <fieldset class="author-preview-choice" hidden=move || !both()>
+                <legend>"Preview"</legend>
+                <div class="score-option">
+                    <input type="radio" id="author-preview-trace" name="author-preview"
+                        prop:checked=move || preview_kind.get() == AuthoredKind::Trace
+                        on:change=move |_| preview_kind.set(AuthoredKind::Trace) />
+                    <label for="author-preview-trace">"Trace exercise"</label>
+                </div>
+                <div class="score-option">
+                    <input type="radio" id="author-preview-choice" name="author-preview"
+                        prop:checked=move || preview_kind.get() == AuthoredKind::Choice
+                        on:change=move |_| preview_kind.set(AuthoredKind::Choice) />
+                    <label for="author-preview-choice">"Configuration exercise"</label>
+                </div>
+            </fieldset>
+            <PartStatus
+                part=PREVIEW
+                state=preview_state
+                loading="Loading the preview\u{2026}"
+                help="The exercises' own code is fetched only once there is a file to preview, so this page opens sooner."
+                failed="The preview could not load; your file and its links above are not affected."
+            />
+            <div id=PREVIEW_ROOT class="author-preview-frame"></div>
+        </section>
     };
 
     view! {

@@ -5,14 +5,16 @@
 //! or the configuration choice in place of the built-in one, or shows why
 //! it cannot; `authoring_page` is `?part=author`, where an instructor
 //! writes or loads a file, sees every problem with its path, previews the
-//! exercise as learners will see it and gets the URL that loads it.
+//! exercise as learners will see it (`preview`, a wasm of its own) and
+//! gets the URL that loads it.
 //!
 //! What it deliberately does not do: read or check the file's shape or
 //! answers (`ttft_core::authoring` does, against the published schema), or
 //! load anything from another origin.
 
 pub mod authored_content;
-// Built where both exercises are embedded (the authoring page previews
-// an instructor's file in them): the authoring build and the full app.
+// Built where both exercises' content is embedded (the authoring page
+// starts a file from them): the authoring build and the full app.
 #[cfg(all(course_trace, course_config))]
 pub mod authoring_page;
+pub mod preview;
