@@ -316,6 +316,26 @@ describe('with scripting on', () => {
     }
   });
 
+  test('a button pressed before the app has started is pressed in the app, after what was typed', async () => {
+    const { page, context, problems, release } = await heldPage({ width: 1280, height: 900 });
+    try {
+      await page.goto(partUrl(server, 'trace'), { waitUntil: 'domcontentloaded' });
+      await page.locator('#first-view').waitFor();
+      await page.getByLabel('H1: Its share of TTFT (%)').fill('12.5');
+      await page.getByRole('button', { name: 'Check answers' }).click();
+      assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false, 'pressed in the first view');
+      release();
+      await waitForApp(page);
+      await page.getByText('Checked once.').first().waitFor();
+      assert.match(await page.getByRole('status', { name: 'Result of your check' }).innerText(), /^Check 1: /);
+      assert.equal(await page.getByLabel('H1: Its share of TTFT (%)').inputValue(), '12.5', 'checked with the share typed');
+      assert.equal(await page.evaluate(() => window.ttftPressedEarly), undefined, 'pressed once');
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('what a learner saved before is never overwritten by what the first view (which cannot know it) was given', async () => {
     // No service worker: it would answer the second load's wasm itself,
     // past the route that holds it back.

@@ -371,12 +371,18 @@ fn put_in_page(host: web_sys::HtmlElement) {
         }
     }
     // After the app's own first updates (saved work arrives in effects), so
-    // that what it shows can be compared with what the first view showed.
-    if !typed.is_empty() {
+    // that what it shows can be compared with what the first view showed;
+    // then the button pressed in the first view, if any, so that "Check
+    // answers" checks what was typed.
+    let pressed = pressed_early();
+    if !typed.is_empty() || pressed.is_some() {
         set_timeout(
             move || {
                 for value in typed {
                     value.give_to_app();
+                }
+                if let Some(pressed) = pressed {
+                    pressed.press_in_app();
                 }
             },
             std::time::Duration::ZERO,
@@ -403,6 +409,45 @@ fn put_in_page(host: web_sys::HtmlElement) {
         let _ = root.set_attribute("data-ready", "true");
     }
     components::later::mounted();
+}
+
+/// A button pressed in the first view before the app started (index.html
+/// records it as `ttftPressedEarly`): its words, and which of the buttons
+/// with those words it was.
+struct Pressed {
+    words: String,
+    index: u32,
+}
+
+/// The button pressed early, if any (and forgets it).
+fn pressed_early() -> Option<Pressed> {
+    let window = web_sys::window()?;
+    let key = wasm_bindgen::JsValue::from_str("ttftPressedEarly");
+    let record = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let words = js_sys::Reflect::get(&record, &"words".into()).ok()?.as_string()?;
+    let index = js_sys::Reflect::get(&record, &"index".into()).ok()?.as_f64()?;
+    (index >= 0.0 && index < f64::from(u32::MAX)).then_some(Pressed { words, index: index as u32 })
+}
+
+impl Pressed {
+    /// Presses the app's button with the same words at the same place
+    /// among them; nothing if the app has no such button (the first view
+    /// and the app render the same markup, so it has).
+    fn press_in_app(self) {
+        use wasm_bindgen::JsCast;
+        let Ok(buttons) = document().query_selector_all("button") else {
+            return;
+        };
+        let button = (0..buttons.length())
+            .filter_map(|i| buttons.item(i))
+            .filter_map(|b| b.dyn_into::<web_sys::HtmlButtonElement>().ok())
+            .filter(|b| b.text_content().unwrap_or_default().trim() == self.words)
+            .nth(self.index as usize);
+        if let Some(button) = button.filter(|b| !b.disabled()) {
+            button.click();
+        }
+    }
 }
 
 /// What a learner typed or chose in the first view before the app started:
