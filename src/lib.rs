@@ -412,8 +412,8 @@ fn put_in_page(host: web_sys::HtmlElement) {
 }
 
 /// A button pressed in the first view before the app started (index.html
-/// records it as `ttftPressedEarly`): its words, and which of the buttons
-/// with those words it was.
+/// records it as `ttftPressedEarly`): its words, and which of the part's
+/// buttons (those in `<main>`) with those words it was.
 struct Pressed {
     words: String,
     index: u32,
@@ -431,12 +431,12 @@ fn pressed_early() -> Option<Pressed> {
 }
 
 impl Pressed {
-    /// Presses the app's button with the same words at the same place
+    /// Presses the part's button with the same words at the same place
     /// among them; nothing if the app has no such button (the first view
     /// and the app render the same markup, so it has).
     fn press_in_app(self) {
         use wasm_bindgen::JsCast;
-        let Ok(buttons) = document().query_selector_all("button") else {
+        let Ok(buttons) = document().query_selector_all("#main button") else {
             return;
         };
         let button = (0..buttons.length())

@@ -296,7 +296,6 @@ fn exercise_view(
 ) -> AnyView {
     // A build shows only the exercises it has; the other kind's address
     // never starts it (`hand_over::serves_address`).
-    let _ = (&trace, &config);
     match (kind, trace, config) {
         #[cfg(feature = "trace")]
         (AuthoredKind::Trace, Some(x), _) => {
