@@ -6,7 +6,9 @@
 //! is refused with the reason; "Start from the built-in exercise" gives a
 //! valid file that is previewed with the learners' own components (their
 //! wasm fetched only then, and the preview following each change); the link
-//! with the file inside loads it for a learner; a chosen file is read; the
+//! with the file inside loads it for a learner, and a hosted file's title
+//! and introduction show before the app has started, in the places the app
+//! then draws them; a chosen file is read; the
 //! hosted-file link refuses a path to another site; the schema and example
 //! links reach files shipped in dist/. axe is clean in every state, and
 //! screenshots go to e2e/screenshots/.
@@ -275,6 +277,116 @@ test("an instructor's exercise arrives without moving what is in view", async ()
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const shifts = await page.evaluate(() => window.__shifts);
   assert.deepEqual(shifts, [], 'nothing in view moved when the exercise arrived');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+/**
+ * Opens `address` with the app's wasm held back until the returned
+ * `release` is called, recording layout shifts from the start and whether
+ * the app's own loading line for the file ever shows.
+ */
+async function openWithAppHeld(address, size) {
+  const opened = await newPage(browser, server.origin, size);
+  let release;
+  const gate = new Promise((ok) => { release = ok; });
+  await opened.page.route('**/*_bg.wasm', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await opened.page.addInitScript(() => {
+    window.__shifts = [];
+    window.__loadingSeen = false;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__shifts.push(e.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+    new MutationObserver(() => {
+      if (document.querySelector('.authored-loading')) window.__loadingSeen = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await opened.page.goto(`${server.url}${address}`);
+  return { ...opened, release };
+}
+
+/** Where the notice, the title and the introduction are, and their words. */
+const leadBoxes = (page) =>
+  page.evaluate(() =>
+    ['.authored-source', '#main h1', '#main article > p'].map((selector) => {
+      const el = document.querySelector(selector);
+      const box = el.getBoundingClientRect();
+      return { selector, text: el.textContent, x: box.x, y: box.y, width: box.width, height: box.height };
+    }),
+  );
+
+for (const [width, height] of [[360, 780], [1280, 900]]) {
+  test(`an instructor's exercise file's title and introduction show before the app, which takes over without moving them (${width} px)`, async () => {
+    const { page, context, problems, release } = await openWithAppHeld('?part=trace&src=review-bot.json', { width, height });
+    // The app cannot have started: its wasm is held back.
+    const early = page.locator('#first-view[data-authored]');
+    await early.getByRole('heading', { level: 1, name: 'Why is the review bot slow to start?' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false);
+    await early.getByText(/^A code-review assistant streams its first comment/).waitFor();
+    await early.getByRole('complementary', { name: "An instructor's exercise, not part of ttft-lab's course" }).waitFor();
+    assert.equal(await page.getByText('Loading ttft-lab…').isVisible(), false, 'the loading line gives way to the view');
+    // One screenshot call draws both widths; the resizing it does is not
+    // the app's, so its shifts are let through before counting starts.
+    if (width === 360) await screenshot(page, 'authored-first-view');
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100)))));
+    const before = await leadBoxes(page);
+    await page.evaluate(() => { window.__shifts = []; });
+    release();
+    await waitForApp(page);
+    await page.getByRole('table').first().waitFor();
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    assert.equal(await page.locator('#first-view').count(), 0, 'the app replaced the view');
+    assert.deepEqual(await leadBoxes(page), before, 'the app shows the same words in the same places');
+    assert.deepEqual(await page.evaluate(() => window.__shifts), [], 'nothing in view moved when the app took over');
+    assert.equal(await page.evaluate(() => window.__loadingSeen), false, "the app's loading line for the file never showed");
+    assertNoProblems(problems);
+    await context.close();
+  });
+}
+
+test("embedded, the first view of an instructor's exercise opens that exercise, as the app's bar does", async () => {
+  const { page, context, problems, release } = await openWithAppHeld('?part=choice&embed=1&src=review-bot.json', { width: 360, height: 780 });
+  const early = page.locator('#first-view[data-authored]');
+  await early.getByRole('heading', { level: 1 }).waitFor();
+  const open = page.getByRole('link', { name: /Open in ttft-lab/ });
+  const earlyHref = await open.getAttribute('href');
+  assert.equal(earlyHref, '?part=choice&src=review-bot.json');
+  assert.equal(await page.locator('.site-header').count(), 0, "embedded, the view has the bar, not the site's header");
+  const before = await leadBoxes(page);
+  release();
+  await waitForApp(page);
+  assert.equal(await open.getAttribute('href'), earlyHref);
+  assert.deepEqual(await leadBoxes(page), before);
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test("a file whose title or introduction has markup waits for the app: the view shows only what the app will", async () => {
+  const text = JSON.parse(await example('review-bot.json'));
+  text.trace_exercise.intro = `The **review bot** is slow. ${text.trace_exercise.intro}`;
+  const opened = await newPage(browser, server.origin, { width: 360, height: 780 });
+  await opened.page.route('**/marked-up.json', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(text) }),
+  );
+  let release;
+  const gate = new Promise((ok) => { release = ok; });
+  await opened.page.route('**/*_bg.wasm', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  const { page, context, problems } = opened;
+  await page.goto(`${server.url}?part=trace&src=marked-up.json`);
+  await page.getByText('Loading ttft-lab…').waitFor();
+  // Long enough for the file and the part's view to have arrived.
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('marked-up.json')));
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+  assert.equal(await page.locator('#first-view').count(), 0, 'no first view of a file the page would have to mark up');
+  release();
+  await waitForApp(page);
+  await page.locator('#main article > p strong', { hasText: 'review bot' }).waitFor();
   assertNoProblems(problems);
   await context.close();
 });

@@ -33,9 +33,16 @@ use std::sync::{Arc, Mutex};
 /// What the mount under way still has to draw, one entry a task.
 type Queue = Rc<RefCell<VecDeque<Box<dyn FnOnce()>>>>;
 
+/// A mount's queue with its last step, waiting for its [`Hold`]s to end.
+type Parked = (Queue, Box<dyn FnOnce()>);
+
 thread_local! {
     /// The queue of the mount in steps under way, if any.
     static CURRENT: RefCell<Option<Queue>> = const { RefCell::new(None) };
+    /// How many [`Hold`]s keep that mount from ending.
+    static HOLDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// That mount's last step, parked while a [`Hold`] lasts.
+    static PARKED: RefCell<Option<Parked>> = const { RefCell::new(None) };
     /// What waits for that mount's nodes to be in the page.
     static WHEN_IN_PAGE: RefCell<Vec<Box<dyn FnOnce()>>> = const { RefCell::new(Vec::new()) };
 }
@@ -72,6 +79,39 @@ fn enqueue(draw: Box<dyn FnOnce()>) -> Result<(), Box<dyn FnOnce()>> {
         }
         None => Err(draw),
     })
+}
+
+/// Keeps the mount in steps under way from ending (its nodes out of the
+/// page, the first view in it) until it is dropped: for content that
+/// arrives while the app starts and that the first view already shows (an
+/// instructor's exercise whose file index.html read first), so that the
+/// app never replaces it with its own loading line. `None` when no mount
+/// is under way. What the content draws meanwhile (`draw_in_steps`) joins
+/// the mount's steps.
+pub fn hold() -> Option<Hold> {
+    if !in_steps() {
+        return None;
+    }
+    HOLDS.with(|h| h.set(h.get() + 1));
+    Some(Hold(()))
+}
+
+/// See [`hold`]: the mount goes on once every `Hold` is dropped.
+pub struct Hold(());
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        let left = HOLDS.with(|h| {
+            let left = h.get().saturating_sub(1);
+            h.set(left);
+            left
+        });
+        if left == 0 {
+            if let Some((queue, finish)) = PARKED.with(|p| p.borrow_mut().take()) {
+                next_task(move || step(queue, finish));
+            }
+        }
+    }
 }
 
 /// Content that may be drawn in a task of its own while the app starts
@@ -173,6 +213,9 @@ fn step(queue: Queue, finish: Box<dyn FnOnce()>) {
         Some(draw) => {
             draw();
             next_task(move || step(queue, finish));
+        }
+        None if HOLDS.with(|h| h.get()) > 0 => {
+            PARKED.with(|p| *p.borrow_mut() = Some((queue, finish)));
         }
         None => {
             CURRENT.with(|c| {

@@ -33,6 +33,8 @@ use crate::components::practice::config_choice::ConfigChoicePage;
 use crate::components::practice::trace_exercise::TraceExercisePage;
 use crate::components::prose::AuthoredScope;
 use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 use ttft_core::authoring::{load_from_url, parse_authored, AuthoredExercise, FILE_PATH};
 use ttft_core::content::validate::ContentProblem;
@@ -146,6 +148,16 @@ fn started_early(window: &web_sys::Window, href: &str) -> Option<js_sys::Promise
         .ok()
 }
 
+/// True when the page shows index.html's first view of an instructor's
+/// exercise (its title and introduction, read from the file the app is
+/// about to load: `data-authored` on `#first-view`).
+fn first_view_shows_file() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("first-view"))
+        .is_some_and(|v| v.has_attribute("data-authored"))
+}
+
 /// The part's exercise, from the authored file when it loads and has one,
 /// otherwise the built-in exercise with the reason.
 #[component]
@@ -172,6 +184,15 @@ pub fn AuthoredPart(
         }
         ContentSource::Path { path } => {
             let path = path.clone();
+            // The file's title and introduction already on show (index.html
+            // read the file while the app downloaded): the app goes into
+            // the page once it has drawn the exercise, not with its loading
+            // line in between; for 3 s at most, should the file not come.
+            let hold = Rc::new(RefCell::new(first_view_shows_file().then(crate::components::later::hold).flatten()));
+            if hold.borrow().is_some() {
+                let hold = Rc::clone(&hold);
+                set_timeout(move || drop(hold.borrow_mut().take()), std::time::Duration::from_secs(3));
+            }
             leptos::task::spawn_local(async move {
                 let loaded = match fetch_same_origin(&path).await {
                     Ok(text) => match parse_authored(&text) {
@@ -187,6 +208,7 @@ pub fn AuthoredPart(
                     },
                     move || {
                         shown.try_set(true);
+                        drop(hold.borrow_mut().take());
                     },
                 );
             });
@@ -282,7 +304,7 @@ fn source_notice(source: &ContentSource) -> impl IntoView {
             <p id="authored-source-title"><strong>"An instructor's exercise, not part of ttft-lab's course"</strong></p>
             <p>
                 {origin_words(source)}
-                " ttft-lab checked that its stated answers agree with the figures it computes; the scenario, \
+                " ttft-lab checks that its stated answers agree with the figures it computes; the scenario, \
                  feedback and links are the author's."
             </p>
         </aside>
