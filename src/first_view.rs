@@ -37,11 +37,16 @@
 //! (which would nearly double the page every learner downloads) is not
 //! needed.
 //!
+//! An instructor's exercise (`?part=trace&src=FILE`) has no view here: its
+//! words are in the instructor's file. The page holds, in a data block
+//! each, the frame of the two parts that take one ([`AUTHORED_PARTS`]:
+//! the part's view with `<main>` empty), and index.html's script puts the
+//! file's title and introduction in it when they are plain words; for
+//! those addresses it fetches no part's view file.
+//!
 //! What it deliberately does not do: write any text of its own (every word
-//! comes from the components and the course); render an instructor's
-//! `content=`/`src=` exercise (those addresses show the loading line until
-//! the app starts); or hydrate (the app renders afresh, so what it shows
-//! never depends on this HTML).
+//! comes from the components and the course); or hydrate (the app renders
+//! afresh, so what it shows never depends on this HTML).
 
 use crate::components::embed::embed_bar::EmbedBar;
 use crate::components::embed::Embedding;
@@ -100,6 +105,25 @@ pub const NOT_EMBEDDED: &str = "data-not-embedded";
 /// The id of the data block that holds `part`'s embed bar.
 pub fn embed_bar_id(part: CoursePart) -> String {
     format!("{CONTAINER_ID}-embed-bar-{}", part.id())
+}
+
+/// The parts an instructor's exercise file can be opened in (`lib.rs`'s
+/// `part_view` draws `AuthoredPart` for these two).
+pub const AUTHORED_PARTS: [CoursePart; 2] = [CoursePart::Trace, CoursePart::Choice];
+
+/// The id of the data block that holds `part`'s frame ([`frame`]).
+pub fn frame_id(part: CoursePart) -> String {
+    format!("{CONTAINER_ID}-frame-{}", part.id())
+}
+
+/// A part's first view with its `<main>` emptied: what the app shows
+/// around an instructor's exercise in that part. `None` when the view has
+/// no `<main>`.
+pub fn frame(view: &str) -> Option<String> {
+    let start = view.find("<main")?;
+    let inside = start + view[start..].find('>')? + 1;
+    let end = inside + view[inside..].find("</main>")?;
+    Some(format!("{}{}", &view[..inside], &view[end..]))
 }
 
 /// One part's first view.
@@ -183,8 +207,12 @@ pub enum FillError {
     NoLesson,
     /// The page links no stylesheet for the plain lesson page to use.
     NoStylesheet,
-    /// An embed bar holds text that would end or confuse its data block.
+    /// An embed bar or a frame holds text that would end or confuse its
+    /// data block.
     NotScriptSafe(CoursePart),
+    /// The view of a part that takes an instructor's exercise has no
+    /// `<main>` to make its frame from.
+    NoMain(CoursePart),
 }
 
 impl fmt::Display for FillError {
@@ -198,9 +226,10 @@ impl fmt::Display for FillError {
             FillError::NoStylesheet => write!(f, "the page links no stylesheet for the plain lesson page"),
             FillError::NotScriptSafe(part) => write!(
                 f,
-                "the {} part's embed bar holds </script or <!--, which cannot sit in a data block",
+                "the {} part's embed bar or frame holds </script or <!--, which cannot sit in a data block",
                 part.id()
             ),
+            FillError::NoMain(part) => write!(f, "the {} part's first view has no <main> to make its frame from", part.id()),
         }
     }
 }
@@ -226,21 +255,29 @@ pub struct Filled {
     pub plain_lesson: String,
 }
 
-/// `page` with its placeholders filled: the embed bars in data blocks in
-/// place of [`PLACEHOLDER`], the names of the views' files in a data block
-/// in place of [`FILES_PLACEHOLDER`]; the views come back as files, and
-/// the lesson's also as a plain page ([`plain_lesson`]).
+/// `page` with its placeholders filled: the embed bars and the frames of
+/// the [`AUTHORED_PARTS`] among `views` in data blocks in place of
+/// [`PLACEHOLDER`], the names of the views' files in a data block in place
+/// of [`FILES_PLACEHOLDER`]; the views come back as files, and the
+/// lesson's also as a plain page ([`plain_lesson`]).
 pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result<Filled, FillError> {
     let lesson = views.iter().find(|v| v.part == CoursePart::Lesson).ok_or(FillError::NoLesson)?;
     let plain_lesson = plain_lesson(PLAIN_LESSON_TEMPLATE, page, &lesson.html)?;
-    let mut html = String::new();
+    let mut blocks = Vec::new();
     for bar in embed_bars {
-        let lower = bar.html.to_ascii_lowercase();
+        blocks.push((embed_bar_id(bar.part), bar.part, bar.html.clone()));
+    }
+    for view in views.iter().filter(|v| AUTHORED_PARTS.contains(&v.part)) {
+        let framed = frame(&view.html).ok_or(FillError::NoMain(view.part))?;
+        blocks.push((frame_id(view.part), view.part, framed));
+    }
+    let mut html = String::new();
+    for (id, part, block) in blocks {
+        let lower = block.to_ascii_lowercase();
         if lower.contains("</script") || lower.contains("<!--") {
-            return Err(FillError::NotScriptSafe(bar.part));
+            return Err(FillError::NotScriptSafe(part));
         }
-        let id = embed_bar_id(bar.part);
-        html.push_str(&format!("<script type=\"text/html\" id=\"{id}\">{}</script>", bar.html));
+        html.push_str(&format!("<script type=\"text/html\" id=\"{id}\">{block}</script>"));
     }
     let files: Vec<ViewFile> = views
         .iter()
@@ -307,7 +344,7 @@ mod tests {
             format!(
                 "<head>{css}<link rel=\"icon\" href=\"data:,\">\
                  <script type=\"application/json\" id=\"first-view-files\">{{\"lesson\":\"{lesson}\",\"trace\":\"{trace}\"}}</script></head>\
-                 <body><div id=\"boot\"></div></body>"
+                 <body><script type=\"text/html\" id=\"first-view-frame-trace\"><main></main></script><div id=\"boot\"></div></body>"
             )
         );
         assert_eq!(
@@ -341,6 +378,12 @@ mod tests {
             let bars = [view(CoursePart::Choice, bad)];
             assert_eq!(fill(&page, &views[..1], &bars), Err(FillError::NotScriptSafe(CoursePart::Choice)), "{bad}");
         }
+        // A part that takes an instructor's exercise needs a <main> to frame
+        // it, and its frame is held to the same rule as a bar.
+        let unframed = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Choice, "<p>c</p>")];
+        assert_eq!(fill(&page, &unframed, &[]), Err(FillError::NoMain(CoursePart::Choice)));
+        let unsafe_frame = [view(CoursePart::Lesson, "<main>hi</main>"), view(CoursePart::Choice, "<!-- c --><main>c</main>")];
+        assert_eq!(fill(&page, &unsafe_frame, &[]), Err(FillError::NotScriptSafe(CoursePart::Choice)));
         let bars = [view(CoursePart::Trace, "<header>bar</header>")];
         assert_eq!(
             fill(&page, &views[..1], &bars).map(|f| f.page),
@@ -439,6 +482,25 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_frame_of_a_part_that_takes_an_instructors_exercise_is_its_view_with_main_empty() {
+        assert_eq!(frame("<a>s</a><main id=\"main\" tabindex=\"-1\"><h1>t</h1></main><footer>f</footer>").as_deref(),
+            Some("<a>s</a><main id=\"main\" tabindex=\"-1\"></main><footer>f</footer>"));
+        assert_eq!(frame("<p>no main</p>"), None);
+        let course = course::load();
+        for part in AUTHORED_PARTS {
+            let view = render_at(course.clone(), &part.href());
+            let framed = frame(&view).expect("the part's view has a <main>");
+            let open = "<main id=\"main\" tabindex=\"-1\"></main>";
+            let (before, after) = framed.split_once(open).expect("an empty <main> as the app's");
+            assert!(view.starts_with(before) && view.ends_with(after), "{}", part.label());
+            assert!(!framed.contains("page-title"), "{}: none of the part's own content", part.label());
+            let current = format!("<a href=\"{}\" aria-current=\"page\">", part.href());
+            assert!(before.contains(&current), "{}: its link in the navigation is the current one", part.label());
+            assert!(after.contains("<footer"), "{}: the footer", part.label());
         }
     }
 
