@@ -318,19 +318,24 @@ const leadBoxes = (page) =>
     }),
   );
 
-for (const [width, height] of [[360, 780], [1280, 900]]) {
-  test(`an instructor's exercise file's title and introduction show before the app, which takes over without moving them (${width} px)`, async () => {
-    const { page, context, problems, release } = await openWithAppHeld('?part=trace&src=review-bot.json', { width, height });
+/** review-bot.json as a content= value: base64url of its compact JSON. */
+const inlineReviewBot = async () => Buffer.from(JSON.stringify(JSON.parse(await example('review-bot.json')))).toString('base64url');
+
+for (const [width, height, from] of [[360, 780, 'src'], [1280, 900, 'src'], [360, 780, 'content']]) {
+  test(`an instructor's exercise's title and introduction show before the app, which takes over without moving them (${from}=, ${width} px)`, async () => {
+    const address = from === 'src' ? '?part=trace&src=review-bot.json' : `?part=trace&content=${await inlineReviewBot()}`;
+    const { page, context, problems, release } = await openWithAppHeld(address, { width, height });
     // The app cannot have started: its wasm is held back.
     const early = page.locator('#first-view[data-authored]');
     await early.getByRole('heading', { level: 1, name: 'Why is the review bot slow to start?' }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.hasAttribute('data-ready')), false);
     await early.getByText(/^A code-review assistant streams its first comment/).waitFor();
-    await early.getByRole('complementary', { name: "An instructor's exercise, not part of ttft-lab's course" }).waitFor();
+    const notice = early.getByRole('complementary', { name: "An instructor's exercise, not part of ttft-lab's course" });
+    await notice.getByText(from === 'src' ? /loaded from the file http:.*review-bot\.json/ : /travels inside the link you followed/).waitFor();
     assert.equal(await page.getByText('Loading ttft-lab…').isVisible(), false, 'the loading line gives way to the view');
     // One screenshot call draws both widths; the resizing it does is not
     // the app's, so its shifts are let through before counting starts.
-    if (width === 360) await screenshot(page, 'authored-first-view');
+    if (width === 360 && from === 'src') await screenshot(page, 'authored-first-view');
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100)))));
     const before = await leadBoxes(page);
     await page.evaluate(() => { window.__shifts = []; });
@@ -347,13 +352,14 @@ for (const [width, height] of [[360, 780], [1280, 900]]) {
   });
 }
 
-test("embedded, the first view of an instructor's exercise opens that exercise, as the app's bar does", async () => {
-  const { page, context, problems, release } = await openWithAppHeld('?part=choice&embed=1&src=review-bot.json', { width: 360, height: 780 });
+for (const from of ['src', 'content']) test(`embedded, the first view of an instructor's exercise opens that exercise, as the app's bar does (${from}=)`, async () => {
+  const source = from === 'src' ? 'src=review-bot.json' : `content=${await inlineReviewBot()}`;
+  const { page, context, problems, release } = await openWithAppHeld(`?part=choice&embed=1&${source}`, { width: 360, height: 780 });
   const early = page.locator('#first-view[data-authored]');
   await early.getByRole('heading', { level: 1 }).waitFor();
   const open = page.getByRole('link', { name: /Open in ttft-lab/ });
   const earlyHref = await open.getAttribute('href');
-  assert.equal(earlyHref, '?part=choice&src=review-bot.json');
+  assert.equal(earlyHref, `?part=choice&${source}`);
   assert.equal(await page.locator('.site-header').count(), 0, "embedded, the view has the bar, not the site's header");
   const before = await leadBoxes(page);
   release();

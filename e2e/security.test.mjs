@@ -151,8 +151,9 @@ test('the released page carries a policy with hashes of exactly its inline scrip
   // Comments first: one names a data block, which is not one.
   const code = html.replace(/<!--[\s\S]*?-->/g, '');
   const all = [...code.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)].filter((m) => !/\ssrc=/.test(m[1] ?? ''));
-  // The parts' embed bars and the names of their first views' files sit in
-  // data blocks, which never run: no hash.
+  // The parts' embed bars, the frames of the two parts that show an
+  // instructor's exercise and the names of their first views' files sit
+  // in data blocks, which never run: no hash.
   const blocks = all.filter((m) => /\stype="(text\/html|application\/json)"/.test(m[1] ?? ''));
   const scripts = all.filter((m) => !blocks.includes(m));
   const ids = blocks.map((m) => /\sid="([^"]+)"/.exec(m[1])?.[1]).sort();
@@ -160,8 +161,8 @@ test('the released page carries a policy with hashes of exactly its inline scrip
   const embedded = ['choice', 'import', 'interview', 'lesson', 'simulate', 'timeline', 'trace'];
   assert.deepEqual(
     ids,
-    [...embedded.map((p) => `first-view-embed-bar-${p}`), 'first-view-files'].sort(),
-    'every embedded part has its bar in a data block, and one block names the view files',
+    [...embedded.map((p) => `first-view-embed-bar-${p}`), 'first-view-files', 'first-view-frame-choice', 'first-view-frame-trace'].sort(),
+    "every embedded part has its bar in a data block, so has each frame for an instructor's exercise, and one block names the view files",
   );
   const files = JSON.parse(blocks.find((m) => /id="first-view-files"/.test(m[1]))[2]);
   assert.deepEqual(Object.keys(files).sort(), parts, 'every part has its first view in a file of its own');

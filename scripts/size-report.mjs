@@ -79,6 +79,13 @@ const LIGHTHOUSE_REPORTS = join(ROOT, 'target', 'lighthouse');
 /** Issue #12's targets for every part. */
 const LIGHTHOUSE_TARGETS = { score: 95, lcp: 2000, tbt: 150, cls: 0.02 };
 
+/** An example exercise file as a `content=` value, as the authoring page
+ * writes it: base64url of its compact JSON. */
+function inlineExample(name) {
+  const text = readFileSync(join(ROOT, 'content', 'schema', 'examples', name), 'utf8');
+  return Buffer.from(JSON.stringify(JSON.parse(text))).toString('base64url');
+}
+
 /** Each part a learner can open, and the address that opens it. */
 const PARTS = [
   ['lesson', '?part=lesson'],
@@ -92,9 +99,11 @@ const PARTS = [
   ['trace, embedded', '?part=trace&embed=1'],
   ['lesson, embedded', '?part=lesson&embed=1'],
   // An instructor's own exercise: the part's build with the file reader,
-  // and no static first view (the page has none for a file it has not read).
+  // and the part's frame with the file's title and introduction as its
+  // first view (index.html), from a file on the site or inside the link.
   ['trace, authored', '?part=trace&src=review-bot.json'],
   ['choice, authored', '?part=choice&src=review-bot.json'],
+  ['trace, in a link', `?part=trace&content=${inlineExample('review-bot.json')}`],
 ].filter(([name, query]) => !only.length || only.includes(name) || only.includes(query.slice(1)));
 if (only.length && PARTS.length !== only.length) {
   console.error(`--only names a part this report does not know: ${only.join(', ')}`);
