@@ -65,8 +65,10 @@ pub enum Answer {
     Parsing,
     /// The file's start matched no format (what it looked like).
     Unknown { seen: String },
-    /// The next batch of requests, in file order (body: `pack::pack`).
-    Requests,
+    /// The next batch of requests, in file order (body: `pack::pack`), and
+    /// how many requests the whole import holds, so that the page makes
+    /// room for all of them once.
+    Requests { total: usize },
     /// The read is complete (body: the rest of the `Import`,
     /// `pack::pack_rest`, its requests sent before in batches).
     Done,
@@ -264,8 +266,9 @@ fn answer(result: Result<Import, UnknownFormat>, out: &mut dyn FnMut(Out)) {
 /// Sends a finished import: its requests in batches, then the rest.
 fn send(mut imp: Import, out: &mut dyn FnMut(Out)) {
     let requests = std::mem::take(&mut imp.requests);
+    let total = requests.len();
     for batch in requests.chunks(BATCH) {
-        out((Answer::Requests, Some(pack::pack(batch))));
+        out((Answer::Requests { total }, Some(pack::pack(batch))));
     }
     out((Answer::Done, Some(pack::pack_rest(&imp))));
 }
@@ -280,9 +283,16 @@ pub struct Gathered {
 impl Gathered {
     /// Adds one batch (the body of [`Answer::Requests`]).
     pub fn batch(&mut self, bytes: &[u8]) -> Result<(), String> {
-        let batch = pack::unpack(bytes).map_err(|e| format!("a batch of results could not be read ({e})"))?;
-        self.requests.extend(batch);
-        Ok(())
+        pack::unpack_into(bytes, &mut self.requests).map_err(|e| format!("a batch of results could not be read ({e})"))
+    }
+
+    /// Makes room for `total` requests in all (what [`Answer::Requests`]
+    /// says), so that the batches never move the ones already received.
+    /// Room that cannot be had is not an error here: the batches then make
+    /// room as they come, and one that cannot is refused as it arrives.
+    pub fn expect(&mut self, total: usize) {
+        let more = total.saturating_sub(self.requests.len());
+        let _ = self.requests.try_reserve(more);
     }
 
     /// Requests received so far.
@@ -330,7 +340,10 @@ mod tests {
         let mut gathered = Gathered::default();
         for (answer, body) in said {
             match answer {
-                Answer::Requests => gathered.batch(body.as_deref().unwrap_or_default())?,
+                Answer::Requests { total } => {
+                    gathered.expect(*total);
+                    gathered.batch(body.as_deref().unwrap_or_default())?
+                }
                 Answer::Done => return gathered.done(body.as_deref().unwrap_or_default()),
                 Answer::Unknown { seen } => return Err(format!("unknown: {seen}")),
                 _ => {}
@@ -350,7 +363,7 @@ mod tests {
         assert_eq!(sliced.format, whole.format);
         let progress = said.iter().filter(|(a, _)| matches!(a, Answer::Progress { .. })).count();
         assert_eq!(progress, text.len().div_ceil(7), "one progress answer a slice");
-        assert!(matches!(said.iter().rev().nth(1), Some((Answer::Requests, _))));
+        assert!(matches!(said.iter().rev().nth(1), Some((Answer::Requests { .. }, _))));
     }
 
     #[test]
@@ -366,8 +379,14 @@ mod tests {
         let line = EXAMPLE.lines().next().expect("a line");
         let text: String = std::iter::repeat_n(line, BATCH * 2 + 3).collect::<Vec<_>>().join("\n");
         let said = run(vec![(Ask::Text, Some(text.into_bytes()))]);
-        let batches = said.iter().filter(|(a, _)| *a == Answer::Requests).count();
-        assert_eq!(batches, 3);
+        let totals: Vec<usize> = said
+            .iter()
+            .filter_map(|(a, _)| match a {
+                Answer::Requests { total } => Some(*total),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(totals, vec![BATCH * 2 + 3; 3], "three batches, each telling the whole count");
         let imp = result(&said).expect("read");
         assert_eq!(imp.requests.len(), BATCH * 2 + 3);
     }

@@ -347,8 +347,12 @@ fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Ans
                 state.end_run();
                 note(state, Note::Unknown(UnknownFormat { seen }));
             }
-            Answer::Requests => {
-                let added = state.gathered.borrow_mut().batch(&bytes(body));
+            Answer::Requests { total } => {
+                let added = {
+                    let mut gathered = state.gathered.borrow_mut();
+                    gathered.expect(total);
+                    gathered.batch(&bytes(body))
+                };
                 match added {
                     Ok(()) => {
                         let requests = state.gathered.borrow().len();
