@@ -333,6 +333,7 @@ for (const [width, height, from] of [[360, 780, 'src'], [1280, 900, 'src'], [360
     const notice = early.getByRole('complementary', { name: "An instructor's exercise, not part of ttft-lab's course" });
     await notice.getByText(from === 'src' ? /loaded from the file http:.*review-bot\.json/ : /travels inside the link you followed/).waitFor();
     assert.equal(await page.getByText('Loading ttft-lab…').isVisible(), false, 'the loading line gives way to the view');
+    assert.equal(await early.locator('[data-link], [data-file]').count(), 0, "the frame's two origin sentences are gone once one is in the notice");
     // One screenshot call draws both widths; the resizing it does is not
     // the app's, so its shifts are let through before counting starts.
     if (width === 360 && from === 'src') await screenshot(page, 'authored-first-view');

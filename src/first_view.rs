@@ -40,14 +40,17 @@
 //! An instructor's exercise (`?part=trace&src=FILE`) has no view here: its
 //! words are in the instructor's file. The page holds, in a data block
 //! each, the frame of the two parts that take one ([`AUTHORED_PARTS`]:
-//! the part's view with `<main>` empty), and index.html's script puts the
-//! file's title and introduction in it when they are plain words; for
-//! those addresses it fetches no part's view file.
+//! the part's view with only the app's notice of where an exercise comes
+//! from in `<main>`, [`frame_lead`]), and index.html's script puts the
+//! notice's origin sentence and the file's title and introduction in it
+//! when they are plain words; for those addresses it fetches no part's
+//! view file.
 //!
 //! What it deliberately does not do: write any text of its own (every word
 //! comes from the components and the course); or hydrate (the app renders
 //! afresh, so what it shows never depends on this HTML).
 
+use crate::components::authoring::authored_content::{source_notice, ORIGIN_FILE, ORIGIN_LINK};
 use crate::components::embed::embed_bar::EmbedBar;
 use crate::components::embed::Embedding;
 use crate::course::CourseError;
@@ -116,14 +119,40 @@ pub fn frame_id(part: CoursePart) -> String {
     format!("{CONTAINER_ID}-frame-{}", part.id())
 }
 
-/// A part's first view with its `<main>` emptied: what the app shows
-/// around an instructor's exercise in that part. `None` when the view has
-/// no `<main>`.
-pub fn frame(view: &str) -> Option<String> {
+/// A part's first view with `lead` in place of what its `<main>` held:
+/// what the app shows around an instructor's exercise in that part. `None`
+/// when the view has no `<main>`.
+pub fn frame(view: &str, lead: &str) -> Option<String> {
     let start = view.find("<main")?;
     let inside = start + view[start..].find('>')? + 1;
     let end = inside + view[inside..].find("</main>")?;
-    Some(format!("{}{}", &view[..inside], &view[end..]))
+    Some(format!("{}{lead}{}", &view[..inside], &view[end..]))
+}
+
+/// What a frame's `<main>` holds before the app has read an instructor's
+/// exercise: the app's own holder and notice of where an exercise comes
+/// from (`authored_content::source_notice`), with the origin sentence left
+/// out and both its forms on the notice's last paragraph (`data-link`,
+/// and `data-file` with `{}` for the address). index.html's script puts
+/// the right one first in that paragraph and drops the two attributes (only
+/// it knows the address), then adds the exercise's title and introduction
+/// after the notice. `None` if the notice has no paragraph to hold them.
+pub fn frame_lead() -> Option<String> {
+    let html = Owner::new().with(|| view! { <div class="authored-part">{source_notice(())}</div> }.to_html());
+    let html = strip_markers(&html);
+    let last = html.rfind("<p>")?;
+    Some(format!(
+        "{}<p data-link=\"{}\" data-file=\"{}\">{}",
+        &html[..last],
+        attribute(ORIGIN_LINK),
+        attribute(&ORIGIN_FILE.join("{}")),
+        &html[last + "<p>".len()..]
+    ))
+}
+
+/// `text` as an attribute's value between double quotes.
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
 }
 
 /// One part's first view.
@@ -213,6 +242,9 @@ pub enum FillError {
     /// The view of a part that takes an instructor's exercise has no
     /// `<main>` to make its frame from.
     NoMain(CoursePart),
+    /// The app's notice of where an instructor's exercise comes from has
+    /// no paragraph for the origin sentence ([`frame_lead`]).
+    NoNoticeParagraph,
 }
 
 impl fmt::Display for FillError {
@@ -230,6 +262,9 @@ impl fmt::Display for FillError {
                 part.id()
             ),
             FillError::NoMain(part) => write!(f, "the {} part's first view has no <main> to make its frame from", part.id()),
+            FillError::NoNoticeParagraph => {
+                write!(f, "the notice above an instructor's exercise has no paragraph for where it comes from")
+            }
         }
     }
 }
@@ -267,8 +302,9 @@ pub fn fill(page: &str, views: &[FirstView], embed_bars: &[FirstView]) -> Result
     for bar in embed_bars {
         blocks.push((embed_bar_id(bar.part), bar.part, bar.html.clone()));
     }
+    let lead = frame_lead().ok_or(FillError::NoNoticeParagraph)?;
     for view in views.iter().filter(|v| AUTHORED_PARTS.contains(&v.part)) {
-        let framed = frame(&view.html).ok_or(FillError::NoMain(view.part))?;
+        let framed = frame(&view.html, &lead).ok_or(FillError::NoMain(view.part))?;
         blocks.push((frame_id(view.part), view.part, framed));
     }
     let mut html = String::new();
@@ -344,7 +380,8 @@ mod tests {
             format!(
                 "<head>{css}<link rel=\"icon\" href=\"data:,\">\
                  <script type=\"application/json\" id=\"first-view-files\">{{\"lesson\":\"{lesson}\",\"trace\":\"{trace}\"}}</script></head>\
-                 <body><script type=\"text/html\" id=\"first-view-frame-trace\"><main></main></script><div id=\"boot\"></div></body>"
+                 <body><script type=\"text/html\" id=\"first-view-frame-trace\"><main>{}</main></script><div id=\"boot\"></div></body>",
+                frame_lead().unwrap_or_default()
             )
         );
         assert_eq!(
@@ -486,22 +523,43 @@ mod tests {
     }
 
     #[test]
-    fn the_frame_of_a_part_that_takes_an_instructors_exercise_is_its_view_with_main_empty() {
-        assert_eq!(frame("<a>s</a><main id=\"main\" tabindex=\"-1\"><h1>t</h1></main><footer>f</footer>").as_deref(),
-            Some("<a>s</a><main id=\"main\" tabindex=\"-1\"></main><footer>f</footer>"));
-        assert_eq!(frame("<p>no main</p>"), None);
+    fn the_frame_of_a_part_that_takes_an_instructors_exercise_is_its_view_with_the_lead_in_main() {
+        assert_eq!(frame("<a>s</a><main id=\"main\" tabindex=\"-1\"><h1>t</h1></main><footer>f</footer>", "<p>l</p>").as_deref(),
+            Some("<a>s</a><main id=\"main\" tabindex=\"-1\"><p>l</p></main><footer>f</footer>"));
+        assert_eq!(frame("<p>no main</p>", ""), None);
+        let lead = frame_lead().expect("the notice has a paragraph");
         let course = course::load();
         for part in AUTHORED_PARTS {
             let view = render_at(course.clone(), &part.href());
-            let framed = frame(&view).expect("the part's view has a <main>");
-            let open = "<main id=\"main\" tabindex=\"-1\"></main>";
-            let (before, after) = framed.split_once(open).expect("an empty <main> as the app's");
+            let framed = frame(&view, &lead).expect("the part's view has a <main>");
+            let open = format!("<main id=\"main\" tabindex=\"-1\">{lead}</main>");
+            let (before, after) = framed.split_once(&open).expect("the lead alone in a <main> as the app's");
             assert!(view.starts_with(before) && view.ends_with(after), "{}", part.label());
             assert!(!framed.contains("page-title"), "{}: none of the part's own content", part.label());
             let current = format!("<a href=\"{}\" aria-current=\"page\">", part.href());
             assert!(before.contains(&current), "{}: its link in the navigation is the current one", part.label());
             assert!(after.contains("<footer"), "{}: the footer", part.label());
         }
+    }
+
+    /// index.html's script relies on this shape: the holder, the notice,
+    /// and the notice's last paragraph holding both origin sentences and
+    /// starting with the words after the one it puts first.
+    #[test]
+    fn the_frame_lead_is_the_apps_notice_waiting_for_its_origin() {
+        let lead = frame_lead().expect("the notice has a paragraph");
+        assert!(lead.starts_with("<div class=\"authored-part\"><aside "), "{lead}");
+        assert!(lead.contains("class=\"notice notice-info authored-source\""), "{lead}");
+        assert!(lead.contains("An instructor's exercise, not part of ttft-lab's course"), "{lead}");
+        assert!(lead.ends_with("</p></aside></div>"), "{lead}");
+        let (_, last) = lead.rsplit_once("<p ").expect("the last paragraph has attributes");
+        let origins = format!("data-link=\"{ORIGIN_LINK}\" data-file=\"{}{{}}{}\">", ORIGIN_FILE[0], ORIGIN_FILE[1]);
+        assert!(last.starts_with(&origins), "both origin sentences, as written: {lead}");
+        assert!(last[origins.len()..].starts_with(" ttft-lab checks that its stated answers agree"), "{lead}");
+        assert!(!ORIGIN_FILE.concat().contains("{}"), "one place for the address");
+        let text = lead.split('>').filter_map(|piece| piece.split('<').next()).collect::<String>();
+        assert!(!text.contains("It was loaded") && !text.contains("It travels"), "no origin in its text: {lead}");
+        assert!(!lead.contains("<!"), "no markers or comments: {lead}");
     }
 
     #[test]

@@ -261,7 +261,7 @@ fn loaded_view(
         let scope = AuthoredScope(Arc::clone(file));
         let file = Arc::clone(file);
         view! {
-            {source_notice(source)}
+            {source_notice(origin_words(source))}
             <leptos::context::Provider value=scope>
                 {exercise_view(kind, file.trace_exercise.as_ref(), file.config_exercise.as_ref())}
             </leptos::context::Provider>
@@ -278,13 +278,18 @@ fn loaded_view(
     }
 }
 
+/// Where an exercise inside the link comes from, in words.
+pub const ORIGIN_LINK: &str = "It travels inside the link you followed, written by whoever made that link.";
+
+/// Where an exercise from a file comes from, in words: the file's full
+/// address on this site goes between the two.
+pub const ORIGIN_FILE: [&str; 2] = ["It was loaded from the file ", ", written by whoever put that file there."];
+
 /// Where a loaded exercise comes from, in words: the link itself, or the
 /// file's full address on this site.
 fn origin_words(source: &ContentSource) -> String {
     match source {
-        ContentSource::Inline { .. } => {
-            "It travels inside the link you followed, written by whoever made that link.".to_owned()
-        }
+        ContentSource::Inline { .. } => ORIGIN_LINK.to_owned(),
         ContentSource::Path { path } => {
             let href = web_sys::window()
                 .and_then(|w| w.location().href().ok())
@@ -292,18 +297,22 @@ fn origin_words(source: &ContentSource) -> String {
             let full = web_sys::Url::new_with_base(path, &href)
                 .map(|u| u.href())
                 .unwrap_or_else(|_| path.clone());
-            format!("It was loaded from the file {full}, written by whoever put that file there.")
+            format!("{}{full}{}", ORIGIN_FILE[0], ORIGIN_FILE[1])
         }
     }
 }
 
-/// The notice above a loaded exercise: not ttft-lab's own, and from where.
-fn source_notice(source: &ContentSource) -> impl IntoView {
+/// The notice above a loaded exercise: not ttft-lab's own, and from where
+/// (`origin`, the words of [`origin_words`]). The release step also renders
+/// it, with nothing for the origin (`()`), into the frame that index.html's script shows an
+/// instructor's exercise in before the app runs (`first_view::frame_lead`);
+/// the script, which knows the address, puts the origin first.
+pub fn source_notice(origin: impl IntoView) -> impl IntoView {
     view! {
         <aside class="notice notice-info authored-source" aria-labelledby="authored-source-title">
             <p id="authored-source-title"><strong>"An instructor's exercise, not part of ttft-lab's course"</strong></p>
             <p>
-                {origin_words(source)}
+                {origin}
                 " ttft-lab checks that its stated answers agree with the figures it computes; the scenario, \
                  feedback and links are the author's."
             </p>
