@@ -242,7 +242,7 @@ pub fn piece_percentiles(requests: &[ImportedRequest], convention: Convention) -
     let mut samples: [Vec<Micros>; 5] = Default::default();
     for r in requests {
         let b = &r.breakdown;
-        if b.pieces().is_none() {
+        if !b.splits() {
             continue;
         }
         let values = [
@@ -478,7 +478,7 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
     // only"; a vLLM span is split, just not into the core's three parts.
     told.ttft_only = requests
         .iter()
-        .filter(|r| first_token(r).is_some() && r.breakdown.pieces().is_none())
+        .filter(|r| first_token(r).is_some() && !r.breakdown.splits())
         .count();
     let mut out = told.reading();
     if summary.dominant.total() > 0 || summary.ttft.is_none() {

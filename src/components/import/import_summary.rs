@@ -215,11 +215,17 @@ pub fn ImportSummary(
             }
         }
     };
+    // Over the whole file once; only the count over the target follows
+    // the target as the learner types it.
+    let all_largest = {
+        let import = Arc::clone(&import);
+        StoredValue::new(report::largest_counts(&import.requests, None))
+    };
     let largest = {
         let import = Arc::clone(&import);
         move || {
             let t = target.get();
-            let all = report::largest_counts(&import.requests, None);
+            let all = all_largest.get_value();
             let over = report::largest_counts(&import.requests, Some(t));
             if all.split() == 0 {
                 return view! {
