@@ -281,18 +281,17 @@ pub struct Gathered {
 }
 
 impl Gathered {
-    /// Adds one batch (the body of [`Answer::Requests`]).
-    pub fn batch(&mut self, bytes: &[u8]) -> Result<(), String> {
-        pack::unpack_into(bytes, &mut self.requests).map_err(|e| format!("a batch of results could not be read ({e})"))
-    }
-
-    /// Makes room for `total` requests in all (what [`Answer::Requests`]
-    /// says), so that the batches never move the ones already received.
-    /// Room that cannot be had is not an error here: the batches then make
-    /// room as they come, and one that cannot is refused as it arrives.
-    pub fn expect(&mut self, total: usize) {
+    /// Adds one batch (the body of [`Answer::Requests`]), whose answer says
+    /// the import holds `total` requests in all.
+    ///
+    /// The first batch makes room for all of them, so that later batches
+    /// never move the ones already received. Room that cannot be had at
+    /// once is not an error: each batch then makes room as it comes, and
+    /// one that cannot is refused with the reason.
+    pub fn batch(&mut self, bytes: &[u8], total: usize) -> Result<(), String> {
         let more = total.saturating_sub(self.requests.len());
         let _ = self.requests.try_reserve(more);
+        pack::unpack_into(bytes, &mut self.requests).map_err(|e| format!("a batch of results could not be read ({e})"))
     }
 
     /// Requests received so far.
@@ -340,10 +339,7 @@ mod tests {
         let mut gathered = Gathered::default();
         for (answer, body) in said {
             match answer {
-                Answer::Requests { total } => {
-                    gathered.expect(*total);
-                    gathered.batch(body.as_deref().unwrap_or_default())?
-                }
+                Answer::Requests { total } => gathered.batch(body.as_deref().unwrap_or_default(), *total)?,
                 Answer::Done => return gathered.done(body.as_deref().unwrap_or_default()),
                 Answer::Unknown { seen } => return Err(format!("unknown: {seen}")),
                 _ => {}

@@ -316,9 +316,10 @@ pub struct Received {
 }
 
 impl Received {
-    /// Adds one batch (the body of [`Answer::Requests`]).
+    /// Adds one batch (the body of [`Answer::Requests`]). A run's answers
+    /// do not say its whole count, so room grows as the batches come.
     pub fn batch(&mut self, bytes: &[u8]) -> Result<(), String> {
-        self.requests.batch(bytes)
+        self.requests.batch(bytes, 0)
     }
 
     /// Requests received so far.

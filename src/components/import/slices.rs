@@ -348,11 +348,7 @@ fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Ans
                 note(state, Note::Unknown(UnknownFormat { seen }));
             }
             Answer::Requests { total } => {
-                let added = {
-                    let mut gathered = state.gathered.borrow_mut();
-                    gathered.expect(total);
-                    gathered.batch(&bytes(body))
-                };
+                let added = state.gathered.borrow_mut().batch(&bytes(body), total);
                 match added {
                     Ok(()) => {
                         let requests = state.gathered.borrow().len();
