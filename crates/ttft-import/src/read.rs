@@ -11,7 +11,7 @@ use crate::format::{Capability, Format};
 use crate::model::{Clock, ImportedRequest, Location, PrefillConvention, Problem, RunSummary};
 use serde::{Deserialize, Serialize};
 use ttft_latency::{
-    summarise, Convention, Micros, Observation, Outcome, OutcomeCounts, Summary, TtftSplit,
+    summarise, Convention, Micros, Observation, Outcome, OutcomeCounts, Summary, TargetCounts, TtftSplit,
 };
 
 /// Most problems kept in a result; beyond this they are only counted, so a
@@ -102,6 +102,12 @@ impl Import {
     /// dominant delays where split), against `target` when given.
     pub fn summarise(&self, target: Option<Micros>, convention: Convention) -> Summary {
         summarise(&self.observations(), target, convention)
+    }
+
+    /// How this file's requests stand against `target` (what
+    /// [`Import::summarise`] puts in its `target`), counted without sorting.
+    pub fn target_counts(&self, target: Micros) -> TargetCounts {
+        TargetCounts::count(self.requests.iter().map(observation), target)
     }
 
     /// All problems, listed and not, for a count on the page.

@@ -35,6 +35,6 @@ pub use percentile::{
 pub use split::{
     split_request, Decode, Dominant, Part, RequestSplit, Share, TargetVerdict, TtftSplit, VllmSplit,
 };
-pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary};
+pub use summary::{summarise, summarise_splits, Observation, OutcomeCounts, Summary, TargetCounts};
 pub use time::{parse_ms, Micros, MsError};
 pub use timing::{Durations, Events, Field, Outcome, RequestTrace, Timing, TimingError};

@@ -223,6 +223,37 @@ pub struct TargetCounts {
 }
 
 impl TargetCounts {
+    /// How `observations` stand against `target`: the only part of a
+    /// [`Summary`] that depends on the target, so that a page can recount
+    /// it as the learner types one without sorting every TTFT again.
+    pub fn count(observations: impl IntoIterator<Item = Observation>, target: Micros) -> TargetCounts {
+        let mut t = TargetCounts {
+            target,
+            within: 0,
+            over: 0,
+            no_first_token: 0,
+            over_dominant: DominantCounts::default(),
+        };
+        for o in observations {
+            // A request that produced nothing and recorded no error is not
+            // judged against the target: there is nothing to judge.
+            if o.outcome == Outcome::Empty {
+                continue;
+            }
+            match o.first_token() {
+                None => t.no_first_token += 1,
+                Some(ttft) if ttft <= target => t.within += 1,
+                Some(_) => {
+                    t.over += 1;
+                    if let Some(p) = o.parts {
+                        t.over_dominant.add(&p.dominant());
+                    }
+                }
+            }
+        }
+        t
+    }
+
     /// Over the target or with no first token at all.
     pub fn missed(&self) -> usize {
         self.over.saturating_add(self.no_first_token)
@@ -265,45 +296,22 @@ pub fn summarise(
     let mut ttfts = Vec::new();
     let mut split_parts: [Vec<Micros>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut dominant = DominantCounts::default();
-    let mut against = target.map(|t| TargetCounts {
-        target: t,
-        within: 0,
-        over: 0,
-        no_first_token: 0,
-        over_dominant: DominantCounts::default(),
-    });
     let mut ttft_only = 0usize;
     for o in observations {
         outcomes.add(o.outcome);
         let Some(ttft) = o.first_token().filter(|_| o.outcome != Outcome::Empty) else {
             no_first_token.add(o.outcome);
-            // A request that produced nothing and recorded no error is not
-            // judged against the target: there is nothing to judge.
-            if let Some(t) = against.as_mut().filter(|_| o.outcome != Outcome::Empty) {
-                t.no_first_token += 1;
-            }
             continue;
         };
         ttfts.push(ttft);
-        let d = o.parts.map(|p| p.dominant());
-        match (&o.parts, &d) {
-            (Some(p), Some(d)) => {
+        match &o.parts {
+            Some(p) => {
                 for (slot, part) in split_parts.iter_mut().zip(Part::ALL) {
                     slot.push(p.part(part));
                 }
-                dominant.add(d);
+                dominant.add(&p.dominant());
             }
-            _ => ttft_only += 1,
-        }
-        if let Some(t) = against.as_mut() {
-            if ttft <= t.target {
-                t.within += 1;
-            } else {
-                t.over += 1;
-                if let Some(d) = &d {
-                    t.over_dominant.add(d);
-                }
-            }
+            None => ttft_only += 1,
         }
     }
     let [q, p, e] = split_parts;
@@ -328,7 +336,7 @@ pub fn summarise(
         ttft: percentiles(&ttfts, convention).ok(),
         parts,
         dominant,
-        target: against,
+        target: target.map(|t| TargetCounts::count(observations.iter().copied(), t)),
     }
 }
 

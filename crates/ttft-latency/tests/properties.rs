@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use ttft_latency::percentile::{percentile, Convention};
-use ttft_latency::summary::{summarise, Observation};
+use ttft_latency::summary::{summarise, Observation, Summary, TargetCounts};
 use ttft_latency::{
     split_request, Decode, Durations, Events, Micros, Outcome, RequestTrace, Timing, TtftSplit,
 };
@@ -141,5 +141,30 @@ proptest! {
         prop_assert_eq!(s.requests, obs.len());
         prop_assert_eq!(s.outcomes.total(), obs.len());
         let _ = s.reading();
+    }
+
+    /// The target changes nothing in a summary but its count against the
+    /// target (the import page sorts once and recounts as the learner
+    /// types), and that count judges every request but the empty replies.
+    #[test]
+    fn only_the_target_count_follows_the_target(rows in proptest::collection::vec(
+        (prop_oneof![outcome(), Just(Outcome::Empty)], proptest::option::of(0i64..1_000_000),
+         proptest::option::of((0i64..400_000, 0i64..400_000, 0i64..400_000))), 0..40),
+        target in 0i64..1_200_000) {
+        let obs: Vec<Observation> = rows.into_iter().map(|(outcome, ttft, parts)| Observation {
+            outcome,
+            ttft: ttft.map(Micros),
+            parts: parts.map(|(q, p, e)| TtftSplit { queue_wait: Micros(q), prefill: Micros(p), emit: Micros(e) }),
+        }).collect();
+        let with = summarise(&obs, Some(Micros(target)), Convention::Linear);
+        let counts = TargetCounts::count(obs.iter().copied(), Micros(target));
+        let without = summarise(&obs, None, Convention::Linear);
+        prop_assert_eq!(&with, &Summary { target: Some(counts), ..without });
+        prop_assert_eq!(counts.within + counts.missed(), obs.len() - with.outcomes.empty);
+        let over_dominant = counts.over_dominant;
+        let split_over = obs.iter().filter(|o| {
+            o.outcome != Outcome::Empty && o.parts.is_some_and(|p| p.ttft() > Micros(target))
+        }).count();
+        prop_assert_eq!(over_dominant.queue_wait + over_dominant.prefill + over_dominant.emit + over_dominant.ties, split_over);
     }
 }

@@ -6,14 +6,14 @@
 //!
 //! What it deliberately does not do: compute a percentile, a count or a
 //! sentence. They come from `ttft_latency::summarise` (through
-//! `Import::summarise`) and `ttft_import::report`.
+//! `Import::summarise` and `Import::target_counts`) and `ttft_import::report`.
 
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_import::Import;
 use ttft_import::{report, tool_summary};
 use ttft_latency::time::group_thousands;
-use ttft_latency::{Convention, Micros, Outcome, Percentiles};
+use ttft_latency::{Convention, Micros, Outcome, Percentiles, Summary};
 
 fn row(name: String, p: &Percentiles) -> impl IntoView {
     let cells = p
@@ -40,9 +40,18 @@ pub fn ImportSummary(
     /// The percentile convention, which the learner can switch here.
     convention: RwSignal<Convention>,
 ) -> impl IntoView {
+    // Sorted once per convention; only the count against the target
+    // follows the target as the learner types it.
     let summary = {
         let import = Arc::clone(&import);
-        Memo::new(move |_| import.summarise(Some(target.get()), convention.get()))
+        let sorted = {
+            let import = Arc::clone(&import);
+            Memo::new(move |_| import.summarise(None, convention.get()))
+        };
+        Memo::new(move |_| Summary {
+            target: Some(import.target_counts(target.get())),
+            ..sorted.get()
+        })
     };
     let pieces = {
         let import = Arc::clone(&import);
