@@ -207,12 +207,13 @@ fn typed(value: &Value) -> Result<AuthoredExercise, Vec<ContentProblem>> {
     })
 }
 
-/// The schema parsed once.
+/// The schema parsed once: the published one without its annotations
+/// (`schema_text`).
 fn compiled_schema() -> Result<&'static Value, String> {
     static SCHEMA: OnceLock<Result<Value, String>> = OnceLock::new();
     SCHEMA
         .get_or_init(|| {
-            serde_json::from_str(SCHEMA_TEXT)
+            serde_json::from_slice(&crate::schema_text::APPLIED)
                 .map_err(|e| format!("the built-in schema does not parse: {e}"))
         })
         .as_ref()

@@ -22,3 +22,4 @@ pub mod history;
 pub mod lms;
 pub mod rubric;
 pub mod second_opinion;
+mod schema_text;
