@@ -213,7 +213,7 @@ fn compiled_schema() -> Result<&'static Value, String> {
     static SCHEMA: OnceLock<Result<Value, String>> = OnceLock::new();
     SCHEMA
         .get_or_init(|| {
-            serde_json::from_slice(&crate::schema_text::APPLIED)
+            serde_json::from_str(crate::schema_text::APPLIED)
                 .map_err(|e| format!("the built-in schema does not parse: {e}"))
         })
         .as_ref()
