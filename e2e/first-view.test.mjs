@@ -27,6 +27,7 @@ import {
   DIST,
   assertNoProblems,
   axeCheck,
+  drawEverything,
   launchBrowser,
   newPage,
   partUrl,
@@ -94,7 +95,13 @@ const lessonHeading = (page) => page.getByRole('heading', { level: 1 });
 
 /** What a first view shows, to compare with the app once it has taken over. */
 async function firstViewState(page) {
-  return { heading: await lessonHeading(page).innerText(), text: await textOf(page, '#first-view'), drawn: await layout(page) };
+  // Every word and place, the sections drawn only near the viewport too.
+  await drawEverything(page);
+  try {
+    return { heading: await lessonHeading(page).innerText(), text: await textOf(page, '#first-view'), drawn: await layout(page) };
+  } finally {
+    await drawEverything(page, false);
+  }
 }
 
 /**
@@ -115,8 +122,13 @@ async function assertTakenOver(page, state, { afterInput = true } = {}) {
   if (fewParts) assert.ok(blocks > 0, 'the data blocks stay for the hand-over');
   else assert.equal(blocks, 0, 'the data blocks are gone');
   assert.equal(await lessonHeading(page).innerText(), state.heading, 'the same heading');
-  assert.equal(await textOf(page, 'body'), state.text, 'the app shows exactly the words of the first view');
-  assert.deepEqual(await layout(page), state.drawn, 'every heading and landmark is where it was');
+  await drawEverything(page);
+  try {
+    assert.equal(await textOf(page, 'body'), state.text, 'the app shows exactly the words of the first view');
+    assert.deepEqual(await layout(page), state.drawn, 'every heading and landmark is where it was');
+  } finally {
+    await drawEverything(page, false);
+  }
   const shifts = await page.evaluate(() => window.__shifts);
   const total = shifts.filter((e) => afterInput || !e.recent).reduce((sum, e) => sum + e.value, 0);
   assert.ok(total <= 0.001, `no layout shift (${JSON.stringify(shifts)})`);
@@ -139,6 +151,7 @@ describe('with scripting off', () => {
       assert.ok(await page.getByRole('navigation', { name: 'Contents' }).isVisible());
       const sections = await page.getByRole('main').getByRole('heading', { level: 2 }).count();
       assert.ok(sections >= 4, `the lesson's sections have headings (${sections})`);
+      await drawEverything(page);
       const paragraphs = await page.getByRole('main').locator('p').evaluateAll((ps) => ps.filter((p) => p.innerText.trim().length > 40).length);
       assert.ok(paragraphs >= 10, `the lesson's paragraphs are there (${paragraphs})`);
       assert.ok(await page.getByText(/needs JavaScript/).isVisible(), 'the page says what needs JavaScript');

@@ -4,7 +4,9 @@
 //! out-of-order time shows the core's error beside its field, the checklist
 //! is remembered after a reload, a browser that refuses storage still works
 //! and says so, the parts are reachable from the navigation and the back
-//! button, the lesson passes axe in both themes, and nothing logs an error.
+//! button, the sections below the first are drawn only as they come near
+//! without moving anything or cutting off a focus ring, the lesson passes
+//! axe in both themes, and nothing logs an error.
 //! Deliberately absent: checks of figures the core's own tests pin down; here
 //! only what the page shows is checked.
 
@@ -49,7 +51,7 @@ const results = (page) => page.getByRole('region', { name: 'What the times give'
 
 /** The figure (a definition in the results) whose term starts with `term`. */
 async function figure(page, term) {
-  const terms = (await results(page).getByRole('term').allInnerTexts()).map((t) => t.trim());
+  const terms = (await results(page).getByRole('term').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
   const i = terms.findIndex((t) => t.startsWith(term));
   assert.ok(i >= 0, `a figure named "${term}" among: ${terms.join(' | ')}`);
   return results(page).getByRole('definition').nth(i);
@@ -238,6 +240,85 @@ test("a link in the lesson's text to another part moves there in the page, as th
   const other = await popup;
   assert.match(page.url(), /\?part=lesson$/, 'this page stayed on the lesson');
   await other.close();
+  assertNoProblems(problems);
+  await context.close();
+});
+
+/**
+ * Every lesson section that is drawn only near the viewport, drawn once by
+ * scrolling the page through (its height is remembered after), then where
+ * each element in the lesson sits: its top from the page's top and its
+ * height. (Not the sections' own boxes: a contained section holds its
+ * heading's margin, which an uncontained one lets through.)
+ */
+async function drawnLayout(page) {
+  // The page's height changes as sections are drawn: down to its end as
+  // it is then.
+  for (let y = 0; y <= (await page.evaluate(() => document.documentElement.scrollHeight)); y += 600) {
+    await page.evaluate((top) => scrollTo(0, top), y);
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+  }
+  return page.evaluate(() =>
+    [...document.querySelectorAll('#main .lesson-section > *, #main .lesson-section > * > *, .site-footer')].map((e) => {
+      const box = e.getBoundingClientRect();
+      return `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} ${Math.round(box.top + scrollY)} ${Math.round(box.height)}`;
+    }),
+  );
+}
+
+test('the sections below the first are drawn only as they come near, and sit exactly where they would if drawn at once', async () => {
+  const { page, context, problems } = await openLesson();
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 780 });
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+    // A section's box is always there (at its estimated height); what it
+    // holds is drawn or skipped.
+    const drawnNow = await page.evaluate(() =>
+      [...document.querySelectorAll('#main .lesson-section > h2')].map((h) => h.checkVisibility({ contentVisibilityAuto: true })),
+    );
+    assert.equal(drawnNow[0], true, `${width} px: the first section is drawn`);
+    assert.equal(drawnNow.at(-1), false, `${width} px: the last section waits until it comes near`);
+
+    const onDemand = await drawnLayout(page);
+    // The same page with every section drawn from the start: no
+    // containment, so margins meet across the sections' edges as they
+    // would in a plain page.
+    await page.evaluate(() => {
+      for (const s of document.querySelectorAll('#main .lesson-section')) s.style.contentVisibility = 'visible';
+    });
+    const atOnce = await drawnLayout(page);
+    await page.evaluate(() => {
+      for (const s of document.querySelectorAll('#main .lesson-section')) s.style.removeProperty('content-visibility');
+    });
+    assert.ok(onDemand.length > 100, `${width} px: the lesson's elements were found (${onDemand.length})`);
+    assert.deepEqual(onDemand, atOnce, `${width} px: nothing moves when every section is drawn at once`);
+    assert.equal(
+      await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+      true,
+      `${width} px: the sections' room for focus rings makes no sideways scroll`,
+    );
+
+    // A section clips what it paints to its edges: every control in one
+    // has room around it for its focus ring (3px wide, 2px out).
+    const cramped = await page.evaluate(() => {
+      const ring = 5;
+      const out = [];
+      for (const section of document.querySelectorAll('#main .lesson-section')) {
+        if (getComputedStyle(section).contentVisibility !== 'auto') continue;
+        const edge = section.getBoundingClientRect();
+        for (const control of section.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')) {
+          const box = control.getBoundingClientRect();
+          if (box.width === 0 && box.height === 0) continue;
+          if (box.left - ring < edge.left || box.right + ring > edge.right || box.top - ring < edge.top || box.bottom + ring > edge.bottom) {
+            out.push(`${section.id}: ${control.outerHTML.slice(0, 80)}`);
+          }
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(cramped, [], `${width} px: a focus ring would be cut off`);
+  }
   assertNoProblems(problems);
   await context.close();
 });
