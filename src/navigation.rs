@@ -136,34 +136,17 @@ pub fn scroll_to_fragment() {
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| id.to_owned());
     if let Some(target) = document().get_element_by_id(&decoded) {
-        draw_sections_above(&target);
-        target.scroll_into_view();
-    }
-}
-
-/// The lesson's sections after the first are drawn only when they come near
-/// the viewport (style/main.css), at an estimated height until then. A
-/// script's scroll to a section lands where those estimates put it, and the
-/// browser does not hold it there as the sections above are drawn at their
-/// real heights (it does for its own scroll to an address's `#fragment`):
-/// `#checklist` ended 590 px above the top of the window. So each section
-/// above the target, and the one holding it, is drawn at once
-/// (`data-drawn`), as every section was before they waited.
-fn draw_sections_above(target: &web_sys::Element) {
-    use wasm_bindgen::JsCast;
-    let Ok(sections) = document().query_selector_all(".lesson-section") else {
-        return;
-    };
-    for i in 0..sections.length() {
-        let Some(section) = sections.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
-            continue;
-        };
-        // FOLLOWING: the target comes after the section starts (in it, or
-        // after it). Sections come in document order, so the first one that
-        // does not is the target's own or past it.
-        if section.compare_document_position(target) & web_sys::Node::DOCUMENT_POSITION_FOLLOWING == 0 {
-            break;
+        // The lesson's sections after the first are drawn only when they
+        // come near the viewport (style/main.css), at an estimated height
+        // until then. A script's scroll lands where those estimates put the
+        // target, and the browser does not hold it there as the sections
+        // above are drawn at their real heights (it does for its own scroll
+        // to an address's #fragment): `#checklist` ended 590 px above the
+        // top of the window. So a page that arrives at a fragment draws
+        // every section at once, as it did before they waited.
+        if let Some(root) = document().document_element() {
+            let _ = root.set_attribute("data-drawn", "");
         }
-        let _ = section.set_attribute("data-drawn", "");
+        target.scroll_into_view();
     }
 }
