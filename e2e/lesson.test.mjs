@@ -16,6 +16,7 @@ import {
   assertNoProblems,
   axeCheck,
   description,
+  drawEverything,
   launchBrowser,
   newPage,
   partUrl,
@@ -284,13 +285,9 @@ test('the sections below the first are drawn only as they come near, and sit exa
     // The same page with every section drawn from the start: no
     // containment, so margins meet across the sections' edges as they
     // would in a plain page.
-    await page.evaluate(() => {
-      for (const s of document.querySelectorAll('#main .lesson-section')) s.style.contentVisibility = 'visible';
-    });
+    assert.ok((await drawEverything(page)) > 0, `${width} px: some sections wait to be drawn`);
     const atOnce = await drawnLayout(page);
-    await page.evaluate(() => {
-      for (const s of document.querySelectorAll('#main .lesson-section')) s.style.removeProperty('content-visibility');
-    });
+    await drawEverything(page, false);
     assert.ok(onDemand.length > 100, `${width} px: the lesson's elements were found (${onDemand.length})`);
     assert.deepEqual(onDemand, atOnce, `${width} px: nothing moves when every section is drawn at once`);
     assert.equal(
