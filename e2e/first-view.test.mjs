@@ -279,6 +279,56 @@ describe('with scripting on', () => {
     }
   });
 
+  test('with no report of the view\'s paint, the program is fetched only once a frame has been drawn', async () => {
+    // A browser that reports no largest paint for the view, and draws no
+    // frame for a while (a stalled first paint, as Lighthouse once met at
+    // 1.27 s): after 1 s the loader waits for frames, and fetches nothing
+    // until one is drawn. The page's frames are held until the test lets
+    // them go.
+    const { page, context, problems } = await newPage(browser, server.origin, { width: 360, height: 780 });
+    try {
+      await page.addInitScript(() => {
+        const observe = PerformanceObserver.prototype.observe;
+        PerformanceObserver.prototype.observe = function (options) {
+          if (options && options.type === 'largest-contentful-paint') return undefined;
+          return observe.call(this, options);
+        };
+        const frame = window.requestAnimationFrame.bind(window);
+        const held = [];
+        window.__framesHeld = true;
+        window.requestAnimationFrame = (callback) => {
+          if (!window.__framesHeld) return frame(callback);
+          held.push(callback);
+          return held.length;
+        };
+        window.__letFramesGo = () => {
+          window.__framesHeld = false;
+          window.__framesLetGoAt = performance.now();
+          for (const callback of held.splice(0)) frame(callback);
+        };
+      });
+      const programs = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('_bg.wasm')) programs.push(r.url());
+      });
+      await page.goto(partUrl(server, 'lesson'), { waitUntil: 'domcontentloaded' });
+      await lessonHeading(page).waitFor();
+      // Past the loader's 1 s wait for the report, well within its 3 s.
+      // (Polled by the clock: Playwright's default polling waits for frames.)
+      await page.waitForFunction(() => window.ttftFirstViewAt !== undefined && performance.now() - window.ttftFirstViewAt > 1500, null, { polling: 50 });
+      assert.deepEqual(programs, [], 'nothing fetched while no frame has been drawn');
+      await page.evaluate(() => window.__letFramesGo());
+      await waitForApp(page);
+      const fetchedAt = await page.evaluate(() =>
+        performance.getEntriesByType('resource').filter((r) => r.name.endsWith('_bg.wasm')).map((r) => r.startTime - window.__framesLetGoAt));
+      assert.equal(fetchedAt.length, 1, 'one program');
+      assert.ok(fetchedAt[0] >= 0, `fetched after the frames went on (${fetchedAt[0].toFixed(0)} ms)`);
+      assertNoProblems(problems);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a first view that arrives after the app has started is dropped', async () => {
     const { page, context, problems, release } = await heldPage({ width: 360, height: 780 });
     try {
