@@ -29,6 +29,7 @@ import {
   partUrl,
   screenshot,
   startServer,
+  twoFrames,
   waitForApp,
   waitForText,
 } from './support.mjs';
@@ -274,7 +275,7 @@ test("an instructor's exercise arrives without moving what is in view", async ()
   release();
   await waitForText(page.getByRole('heading', { level: 1 }), 'Why is the review bot slow to start?');
   // Two frames, so a shift the arrival causes has been reported.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await twoFrames(page);
   const shifts = await page.evaluate(() => window.__shifts);
   assert.deepEqual(shifts, [], 'nothing in view moved when the exercise arrived');
   assertNoProblems(problems);
@@ -343,7 +344,7 @@ for (const [width, height, from] of [[360, 780, 'src'], [1280, 900, 'src'], [360
     release();
     await waitForApp(page);
     await page.getByRole('table').first().waitFor();
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await twoFrames(page);
     assert.equal(await page.locator('#first-view').count(), 0, 'the app replaced the view');
     assert.deepEqual(await leadBoxes(page), before, 'the app shows the same words in the same places');
     assert.deepEqual(await page.evaluate(() => window.__shifts), [], 'nothing in view moved when the app took over');

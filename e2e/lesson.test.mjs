@@ -23,6 +23,7 @@ import {
   refuseStorage,
   screenshot,
   startServer,
+  twoFrames,
   waitForApp,
   waitForText,
 } from './support.mjs';
@@ -257,7 +258,7 @@ async function drawnLayout(page) {
   // it is then.
   for (let y = 0; y <= (await page.evaluate(() => document.documentElement.scrollHeight)); y += 600) {
     await page.evaluate((top) => scrollTo(0, top), y);
-    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+    await twoFrames(page);
   }
   return page.evaluate(() =>
     [...document.querySelectorAll('#main .lesson-section > *, #main .lesson-section > * > *, .site-footer')].map((e) => {
@@ -272,7 +273,7 @@ test('the sections below the first are drawn only as they come near, and sit exa
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 780 });
     await page.evaluate(() => scrollTo(0, 0));
-    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+    await twoFrames(page);
     // A section's box is always there (at its estimated height); what it
     // holds is drawn or skipped.
     const drawnNow = await page.evaluate(() =>

@@ -292,6 +292,15 @@ export async function drawEverything(page, draw = true) {
 }
 
 /**
+ * Resolves once the page has drawn two more frames: whatever the last
+ * change made the browser lay out, paint or report (a layout shift, a
+ * section drawn near the viewport) has happened by then.
+ */
+export function twoFrames(page) {
+  return page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+}
+
+/**
  * Run axe with the WCAG 2.2 AA tags over the page as it is now, and fail
  * with one line per violation and node. What the page draws only near the
  * viewport (content-visibility: auto, the lesson's sections) is drawn for
