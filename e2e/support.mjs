@@ -272,21 +272,25 @@ export function assertNoProblems(problems, { allow = [] } = {}) {
 /**
  * Draws what the page draws only near the viewport (content-visibility:
  * auto, the lesson's sections below the first), as a learner's scrolling
- * would, without moving the page; with `draw` false, puts it back. What is
- * not drawn has no innerText and no colours for axe, so a test that reads
- * or scans the whole page draws it first. Resolves to how many were drawn.
+ * would, without moving the page; with `draw` false, puts back what the
+ * last call not yet put back drew. What is not drawn has no innerText and
+ * no colours for axe (nor a place in a full-page screenshot), so a test
+ * that reads, scans or pictures the whole page draws it first. Resolves to
+ * how many were drawn or put back.
  */
 export async function drawEverything(page, draw = true) {
   return page.evaluate((draw) => {
+    // One entry per call, so a draw inside another (a screenshot while a
+    // test has the page drawn) puts back only what it drew.
+    const stack = (window.__ttftDrawnForTest ||= []);
     if (!draw) {
-      const held = window.__ttftDrawnForTest || [];
+      const held = stack.pop() || [];
       for (const e of held) if (e.isConnected) e.style.removeProperty('content-visibility');
-      delete window.__ttftDrawnForTest;
       return held.length;
     }
     const held = [...document.querySelectorAll('*')].filter((e) => getComputedStyle(e).contentVisibility === 'auto');
     for (const e of held) e.style.contentVisibility = 'visible';
-    window.__ttftDrawnForTest = (window.__ttftDrawnForTest || []).concat(held);
+    stack.push(held);
     return held.length;
   }, draw);
 }
@@ -335,9 +339,16 @@ export async function axeCheck(page, { label = page.url() } = {}) {
 export async function screenshot(page, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
   const before = page.viewportSize();
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: before?.height ?? 900 });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+  // A full-page picture takes in what the page draws only near the
+  // viewport (the lesson's sections), which would otherwise come out blank.
+  await drawEverything(page);
+  try {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: before?.height ?? 900 });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+    }
+  } finally {
+    await drawEverything(page, false);
   }
   if (before) await page.setViewportSize(before);
 }
