@@ -2,7 +2,7 @@
 //! measured as a learner meets them, with the two alternated so that the
 //! machine's own ups and downs fall on both alike.
 //!
-//!   node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone]
+//!   node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone] [--blocking]
 //!
 //! A and B are two release builds (`dist/` folders; copy one aside before
 //! building the other). Each round loads the part cold in both, in turn
@@ -12,7 +12,16 @@
 //! it records the first contentful paint and the first usable control
 //! (`markUsable` in e2e/support.mjs, as scripts/size-report times it). `--phone` applies Lighthouse's
 //! mobile conditions for real instead of simulating them: 4x CPU slowdown,
-//! 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency.
+//! 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency. `--blocking` also traces
+//! each load, unthrottled, until the page's frames have come on time (no
+//! gap over 30 ms) for 2 s, so that an on-demand part, such as the
+//! simulator, is drawn and its worker started, and reports the blocking time as Lighthouse computes
+//! it from such a trace: every main-thread task after the first contentful
+//! paint counted four times over (its 4x CPU), less 50 ms each, summed. On
+//! this shared machine one build's blocking time swings by a factor of two
+//! or more from load to load, and unpaired batches of `start-profile.mjs`
+//! pointed both ways for the same change; alternated rounds and the
+//! interval are what tell a real difference.
 //!
 //! It prints each build's medians and the difference B - A with a 95%
 //! bootstrap interval of that difference. Only an interval that leaves out
@@ -33,10 +42,12 @@ const dirs = [];
 let rounds = 20;
 let part = 'lesson';
 let phone = false;
+let blocking = false;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--rounds') rounds = Number(argv[++i]) || 0;
   else if (argv[i] === '--part') part = argv[++i] || part;
   else if (argv[i] === '--phone') phone = true;
+  else if (argv[i] === '--blocking') blocking = true;
   else dirs.push(resolve(argv[i]));
 }
 // Fewer rounds make the interval too narrow to trust (three rounds of one
@@ -44,7 +55,7 @@ for (let i = 0; i < argv.length; i++) {
 // puts each build first equally often.
 rounds = Math.max(MIN_ROUNDS, rounds + (rounds % 2));
 if (dirs.length !== 2 || dirs.some((d) => !existsSync(join(d, 'index.html')))) {
-  console.error('usage: node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone]');
+  console.error('usage: node scripts/compare-builds.mjs A B [--rounds N] [--part PART] [--phone] [--blocking]');
   console.error('  A and B: two release builds, each a folder holding index.html');
   process.exit(2);
 }
@@ -69,15 +80,73 @@ async function loadOnce(browser, url) {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpu });
     }
     await page.addInitScript(markUsable);
+    if (blocking) {
+      await page.addInitScript(watchTasks);
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    }
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__ttftReadyAt !== undefined, null, { timeout: TIMEOUT_MS });
-    return await page.evaluate(() => ({
+    const got = await page.evaluate(() => ({
       usable: window.__ttftReadyAt,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
     }));
+    if (blocking) {
+      await page.waitForFunction(
+        (quiet) => performance.now() - window.__ttftLastTaskAt >= quiet,
+        QUIET_MS,
+        { timeout: TIMEOUT_MS, polling: 100 },
+      );
+      got.blocking = blockingTime(JSON.parse(await browser.stopTracing()).traceEvents);
+    }
+    return got;
   } finally {
     await context.close();
   }
+}
+
+/** The trace categories that hold the main thread's tasks and the paints. */
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'loading'];
+/** How long the page's frames must have come on time. */
+const QUIET_MS = 2000;
+
+/**
+ * An init script: keeps in `window.__ttftLastTaskAt` when a frame last
+ * came late (over 30 ms after the one before, where 16.7 ms is on time):
+ * the browser's `longtask` entries start at 50 ms, and a task of 13 ms
+ * already counts at 4x CPU, so the page times its own frames' gaps.
+ */
+function watchTasks() {
+  window.__ttftLastTaskAt = performance.now();
+  let last = performance.now();
+  const tick = (now) => {
+    if (now - last > 30) window.__ttftLastTaskAt = now;
+    last = now;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/**
+ * Lighthouse's total blocking time from an unthrottled trace: each task
+ * of the page's main thread that starts after the first contentful paint,
+ * times four, less 50 ms, summed.
+ */
+function blockingTime(events) {
+  const names = new Map();
+  for (const e of events) {
+    if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain') names.set(`${e.pid}:${e.tid}`, 0);
+  }
+  const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur && names.has(`${e.pid}:${e.tid}`));
+  // The page's renderer is the one that worked most.
+  for (const t of tasks) names.set(`${t.pid}:${t.tid}`, names.get(`${t.pid}:${t.tid}`) + t.dur);
+  const main = [...names.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const fcp = events.find((e) => e.name === 'firstContentfulPaint' && `${e.pid}` === main?.split(':')[0])?.ts;
+  if (main === undefined || fcp === undefined) return NaN;
+  let sum = 0;
+  for (const t of tasks) {
+    if (`${t.pid}:${t.tid}` === main && t.ts >= fcp) sum += Math.max(0, (4 * t.dur) / 1000 - 50);
+  }
+  return sum;
 }
 
 const median = (xs) => {
@@ -133,4 +202,15 @@ for (const [i, name] of [[0, 'A'], [1, 'B']]) {
 }
 console.log(verdict('first contentful paint', got[0].map((m) => m.fcp), got[1].map((m) => m.fcp)));
 console.log(verdict('first usable control', got[0].map((m) => m.usable), got[1].map((m) => m.usable)));
+if (blocking) {
+  for (const [i, name] of [[0, 'A'], [1, 'B']]) {
+    console.log(`  ${name}: blocking time, 4x (ms) ${got[i].map((m) => m.blocking.toFixed(0)).join(' ')}`);
+  }
+  // A trace that lacks the first paint or the page's thread is left out,
+  // and said.
+  const measured = got.map((side) => side.map((m) => m.blocking).filter((x) => Number.isFinite(x)));
+  const missing = got.map((side, i) => side.length - measured[i].length);
+  if (missing[0] + missing[1] > 0) console.log(`  (left out, their traces incomplete: ${missing[0]} of A's loads, ${missing[1]} of B's)`);
+  console.log(verdict('blocking time (4x)', measured[0], measured[1]));
+}
 process.exit(0);
