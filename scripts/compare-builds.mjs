@@ -132,16 +132,17 @@ function watchTasks() {
  * times four, less 50 ms, summed.
  */
 function blockingTime(events) {
-  const names = new Map();
+  const threads = new Set();
   for (const e of events) {
-    if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain') names.set(`${e.pid}:${e.tid}`, 0);
+    if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain') threads.add(`${e.pid}:${e.tid}`);
   }
-  const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur && names.has(`${e.pid}:${e.tid}`));
-  // The page's renderer is the one that worked most.
-  for (const t of tasks) names.set(`${t.pid}:${t.tid}`, names.get(`${t.pid}:${t.tid}`) + t.dur);
-  const main = [...names.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const fcp = events.find((e) => e.name === 'firstContentfulPaint' && `${e.pid}` === main?.split(':')[0])?.ts;
-  if (main === undefined || fcp === undefined) return NaN;
+  const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.dur && threads.has(`${e.pid}:${e.tid}`));
+  // The page's main thread is the one that painted it (a load can start in
+  // one renderer and move to another).
+  const paint = events.find((e) => e.name === 'firstContentfulPaint' && threads.has(`${e.pid}:${e.tid}`));
+  if (paint === undefined) return NaN;
+  const main = `${paint.pid}:${paint.tid}`;
+  const fcp = paint.ts;
   let sum = 0;
   for (const t of tasks) {
     if (`${t.pid}:${t.tid}` === main && t.ts >= fcp) sum += Math.max(0, (4 * t.dur) / 1000 - 50);
