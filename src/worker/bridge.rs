@@ -146,13 +146,7 @@ impl<P: Protocol> Bridge<P> {
                     inner.ready.set(true);
                     (inner.on_event)(Event::Ready);
                 }
-                Some(wire::REPLY) => match wire::decode::<P::Response>(&head) {
-                    Ok(reply) => {
-                        let body = message.get(2).dyn_into::<ArrayBuffer>().ok();
-                        (inner.on_event)(Event::Reply(reply, body));
-                    }
-                    Err(reason) => failed(&inner, reason),
-                },
+                Some(wire::REPLY) => kept_apart(replied::<P> as fn(&Inner<P>, &str, JsValue))(&inner, &head, message.get(2)),
                 Some(wire::LOAD_FAILED) => failed(&inner, head),
                 Some(wire::STOPPED) => failed(&inner, head),
                 _ => {}
@@ -215,6 +209,30 @@ fn stop<P: Protocol>(inner: &Inner<P>) {
     std::mem::forget(running._listener);
     std::mem::forget(running._catcher);
     std::mem::forget(running._timer);
+}
+
+/// `f`, as a pointer that neither the compiler nor wasm-opt can see
+/// through, so that the function it points to stays one of its own: the
+/// browser compiles a wasm function whole at its first call, and a rarely
+/// taken branch that is inlined into a function called early (a worker's
+/// listener, at its first message) is compiled then, on the main thread,
+/// as the part opens. `#[inline(never)]` alone is not enough: wasm-opt
+/// inlines every function that has a single caller.
+pub fn kept_apart<F: Copy>(f: F) -> F {
+    std::hint::black_box(f)
+}
+
+/// Reads a reply and reports it, or the failure to read it. Kept apart
+/// from the worker's listener ([`kept_apart`]): reading every reply a
+/// protocol has is most of the listener's code, which the worker's first
+/// message (`ready`, as the part opens) would compile. This way the first
+/// reply does, after the learner has asked for something.
+#[inline(never)]
+fn replied<P: Protocol>(inner: &Inner<P>, head: &str, body: JsValue) {
+    match wire::decode::<P::Response>(head) {
+        Ok(reply) => (inner.on_event)(Event::Reply(reply, body.dyn_into::<ArrayBuffer>().ok())),
+        Err(reason) => failed(inner, reason),
+    }
 }
 
 /// Reports a failure (load or stop, by whether it had started) and ends

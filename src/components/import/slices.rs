@@ -16,7 +16,7 @@
 //! (the worker's importer and `ttft_import::report` do), or send the file
 //! anywhere but to the page's own worker.
 
-use crate::worker::bridge::{Bridge, Event};
+use crate::worker::bridge::{kept_apart, Bridge, Event};
 use crate::worker::import::{Answer, Ask, Gathered, Reader};
 use js_sys::{ArrayBuffer, Promise, Uint8Array};
 use leptos::prelude::*;
@@ -314,7 +314,6 @@ async fn pump(bridge: Rc<Bridge<Reader>>, state: Rc<State>, run: u64, file: File
 
 /// What the worker said, as a note for the page.
 fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Answer>) {
-    let bytes = |body: Option<ArrayBuffer>| body.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default();
     match event {
         Event::Ready => {
             note(state, Note::Ready);
@@ -336,39 +335,48 @@ fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Ans
                 bridge.restart();
             }
         }
-        Event::Reply(answer, body) => match answer {
-            Answer::Progress { read, requests, problems } => {
-                state.credits.set(state.credits.get() + 1);
-                state.wake();
-                note(state, Note::Reading { read, requests, problems });
-            }
-            Answer::Parsing => note(state, Note::Parsing),
-            Answer::Unknown { seen } => {
-                state.end_run();
-                note(state, Note::Unknown(UnknownFormat { seen }));
-            }
-            Answer::Requests { total } => {
-                let added = state.gathered.borrow_mut().batch(&bytes(body), total);
-                match added {
-                    Ok(()) => {
-                        let requests = state.gathered.borrow().len();
-                        note(state, Note::Receiving { requests });
-                    }
-                    Err(reason) => {
-                        state.end_run();
-                        note(state, Note::Failed(reason));
-                    }
+        Event::Reply(answer, body) => kept_apart(replied as fn(&State, Answer, Option<ArrayBuffer>))(state, answer, body),
+    }
+}
+
+/// What a reply means to the page, kept apart from [`heard`]
+/// (`bridge::kept_apart`): the worker's first message, as the page opens,
+/// then compiles only what `ready` needs.
+#[inline(never)]
+fn replied(state: &State, answer: Answer, body: Option<ArrayBuffer>) {
+    let bytes = |body: Option<ArrayBuffer>| body.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default();
+    match answer {
+        Answer::Progress { read, requests, problems } => {
+            state.credits.set(state.credits.get() + 1);
+            state.wake();
+            note(state, Note::Reading { read, requests, problems });
+        }
+        Answer::Parsing => note(state, Note::Parsing),
+        Answer::Unknown { seen } => {
+            state.end_run();
+            note(state, Note::Unknown(UnknownFormat { seen }));
+        }
+        Answer::Requests { total } => {
+            let added = state.gathered.borrow_mut().batch(&bytes(body), total);
+            match added {
+                Ok(()) => {
+                    let requests = state.gathered.borrow().len();
+                    note(state, Note::Receiving { requests });
+                }
+                Err(reason) => {
+                    state.end_run();
+                    note(state, Note::Failed(reason));
                 }
             }
-            Answer::Done => {
-                let gathered = state.gathered.replace(Gathered::default());
-                state.end_run();
-                note(state, match gathered.done(&bytes(body)) {
-                    Ok(imp) => Note::Done(imp),
-                    Err(reason) => Note::Failed(reason),
-                });
-            }
-        },
+        }
+        Answer::Done => {
+            let gathered = state.gathered.replace(Gathered::default());
+            state.end_run();
+            note(state, match gathered.done(&bytes(body)) {
+                Ok(imp) => Note::Done(imp),
+                Err(reason) => Note::Failed(reason),
+            });
+        }
     }
 }
 

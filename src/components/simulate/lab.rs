@@ -10,7 +10,7 @@
 //! What it deliberately does not do: read settings or compute a figure
 //! (the worker and `ttft_sim` do).
 
-use crate::worker::bridge::{Bridge, Event};
+use crate::worker::bridge::{kept_apart, Bridge, Event};
 use crate::worker::sim::{Answer, Ask, Received, RunResult, Simulator, Slot};
 use js_sys::{ArrayBuffer, Uint8Array};
 use std::cell::{Cell, RefCell};
@@ -166,11 +166,6 @@ fn next(bridge: &Bridge<Simulator>, state: &State) {
 }
 
 fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Simulator>>>, event: Event<Answer>) {
-    let bytes = |body: Option<ArrayBuffer>| body.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default();
-    let finished = |n: Note| {
-        state.busy.set(false);
-        note(state, n);
-    };
     match event {
         Event::Ready => note(state, Note::Ready),
         Event::LoadFailed(reason) => {
@@ -190,45 +185,58 @@ fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Simulator>>>, event: Event<
             }
             return;
         }
-        Event::Reply(answer, body) => match answer {
-            Answer::Progress { slot, fraction, arrived, ended, simulated_ms } => {
-                note(state, Note::Progress { slot, fraction, arrived, ended, simulated_ms })
-            }
-            Answer::Requests => {
-                let added = state.received.borrow_mut().batch(&bytes(body));
-                match added {
-                    Ok(()) => {
-                        let requests = state.received.borrow().len();
-                        note(state, Note::Receiving { requests });
-                    }
-                    Err(reason) => finished(Note::Failed(reason)),
-                }
-            }
-            Answer::Ran { slot } => {
-                let received = state.received.replace(Received::default());
-                finished(match received.done(&bytes(body)) {
-                    Ok(run) => Note::Ran { slot, run: Box::new(run) },
-                    Err(reason) => Note::Failed(reason),
-                });
-            }
-            Answer::Sweeping { progress } => note(state, Note::Sweeping(progress)),
-            Answer::Swept { query, result } => finished(Note::Swept { query, result }),
-            Answer::Exported => finished(Note::Exported(String::from_utf8_lossy(&bytes(body)).into_owned())),
-            Answer::TraceReady { name, requests, skipped, has_arrivals } => {
-                finished(Note::TraceReady { name, requests, skipped, has_arrivals })
-            }
-            Answer::TraceFailed { name, reason } => {
-                state.trace.replace(None);
-                finished(Note::TraceFailed { name, reason })
-            }
-            Answer::Invalid { error } => finished(Note::Invalid(error)),
-            Answer::Failed { reason } => finished(Note::Failed(reason)),
-            checked @ (Answer::Rate(_) | Answer::HeadOfLine(_) | Answer::KvPressure(_)) => {
-                finished(Note::Checked(checked))
-            }
-        },
+        Event::Reply(answer, body) => kept_apart(replied as fn(&State, Answer, Option<ArrayBuffer>))(state, answer, body),
     }
     if let Some(bridge) = bridge {
         next(&bridge, state);
+    }
+}
+
+/// What a reply means to the page, kept apart from [`heard`]
+/// (`bridge::kept_apart`): the worker's first message, as the part opens,
+/// then compiles only what `ready` needs.
+#[inline(never)]
+fn replied(state: &State, answer: Answer, body: Option<ArrayBuffer>) {
+    let bytes = |body: Option<ArrayBuffer>| body.map(|b| Uint8Array::new(&b).to_vec()).unwrap_or_default();
+    let finished = |n: Note| {
+        state.busy.set(false);
+        note(state, n);
+    };
+    match answer {
+        Answer::Progress { slot, fraction, arrived, ended, simulated_ms } => {
+            note(state, Note::Progress { slot, fraction, arrived, ended, simulated_ms })
+        }
+        Answer::Requests => {
+            let added = state.received.borrow_mut().batch(&bytes(body));
+            match added {
+                Ok(()) => {
+                    let requests = state.received.borrow().len();
+                    note(state, Note::Receiving { requests });
+                }
+                Err(reason) => finished(Note::Failed(reason)),
+            }
+        }
+        Answer::Ran { slot } => {
+            let received = state.received.replace(Received::default());
+            finished(match received.done(&bytes(body)) {
+                Ok(run) => Note::Ran { slot, run: Box::new(run) },
+                Err(reason) => Note::Failed(reason),
+            });
+        }
+        Answer::Sweeping { progress } => note(state, Note::Sweeping(progress)),
+        Answer::Swept { query, result } => finished(Note::Swept { query, result }),
+        Answer::Exported => finished(Note::Exported(String::from_utf8_lossy(&bytes(body)).into_owned())),
+        Answer::TraceReady { name, requests, skipped, has_arrivals } => {
+            finished(Note::TraceReady { name, requests, skipped, has_arrivals })
+        }
+        Answer::TraceFailed { name, reason } => {
+            state.trace.replace(None);
+            finished(Note::TraceFailed { name, reason })
+        }
+        Answer::Invalid { error } => finished(Note::Invalid(error)),
+        Answer::Failed { reason } => finished(Note::Failed(reason)),
+        checked @ (Answer::Rate(_) | Answer::HeadOfLine(_) | Answer::KvPressure(_)) => {
+            finished(Note::Checked(checked))
+        }
     }
 }

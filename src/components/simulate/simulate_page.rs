@@ -117,7 +117,11 @@ pub fn SimulatePage() -> impl IntoView {
         }
     };
 
-    let on_note = move |n: Note| match n {
+    // What the simulator tells the page, in a closure of its own behind a
+    // `dyn` call (`on_note` below): the browser compiles a wasm function
+    // whole at its first call, and the first note, as the part opens, is
+    // the worker's start, which would otherwise compile every other case.
+    let on_result: Box<dyn Fn(Note)> = Box::new(move |n: Note| match n {
         Note::Ready => worker.set(WorkerState::Ready),
         Note::LoadFailed(reason) => {
             busy.set(Busy::Idle);
@@ -195,6 +199,10 @@ pub fn SimulatePage() -> impl IntoView {
             busy.set(Busy::Idle);
             said.set(Said::Problem(format!("The result could not be read: {reason}.")));
         }
+    });
+    let on_note = move |n: Note| match n {
+        Note::Ready => worker.set(WorkerState::Ready),
+        other => on_result(other),
     };
     // The worker starts now, when the part opens (in the task after this
     // draw: `Lab::start`), and ends with the part.
