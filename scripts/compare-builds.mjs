@@ -15,9 +15,10 @@
 //! 1.6 Mbit/s down, 750 kbit/s up, 150 ms latency. `--blocking` also traces
 //! each load, unthrottled, until the page's frames have come on time (no
 //! gap over 30 ms) for 2 s, so that an on-demand part, such as the
-//! simulator, is drawn and its worker started, and reports the blocking time as Lighthouse computes
-//! it from such a trace: every main-thread task after the first contentful
-//! paint counted four times over (its 4x CPU), less 50 ms each, summed. On
+//! simulator, is drawn and its worker started, and reports the blocking
+//! time as Lighthouse computes it from such a trace: every main-thread
+//! task after the first contentful paint counted four times over (its 4x
+//! CPU), less 50 ms each, summed. On
 //! this shared machine one build's blocking time swings by a factor of two
 //! or more from load to load, and unpaired batches of `start-profile.mjs`
 //! pointed both ways for the same change; alternated rounds and the
