@@ -154,7 +154,6 @@ pub fn ImportPage() -> impl IntoView {
     let on_note = move |n: Note| {
         let (name, total) = reading.get_value();
         match n {
-            Note::Ready => set_reader(ReaderState::Ready),
             Note::LoadFailed(reason) => {
                 if in_progress() {
                     stage.set(Stage::Failed { name, reason: "the trace reader could not start".to_owned() });
@@ -177,7 +176,7 @@ pub fn ImportPage() -> impl IntoView {
         }
     };
     // The worker starts now, when the part opens, and ends with the part.
-    let reader = StoredValue::new_local(TraceReader::start(on_note));
+    let reader = StoredValue::new_local(TraceReader::start(move || set_reader(ReaderState::Ready), on_note));
 
     let on_file = Callback::new(move |file: File| {
         let name = file.name();

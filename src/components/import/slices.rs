@@ -61,8 +61,6 @@ pub const AHEAD: u32 = 3;
 /// What the trace reader tells the page.
 #[derive(Debug)]
 pub enum Note {
-    /// The worker has started: files can be read.
-    Ready,
     /// The worker's files could not be loaded (why).
     LoadFailed(String),
     /// The worker stopped in the middle of a read (why); a fresh one is
@@ -90,6 +88,7 @@ enum Job {
 }
 
 struct State {
+    on_ready: Box<dyn Fn()>,
     on_note: Box<dyn Fn(Note)>,
     /// Which read is current; a pump whose read is past stops.
     run: Cell<u64>,
@@ -127,9 +126,13 @@ pub struct TraceReader {
 }
 
 impl TraceReader {
-    /// Starts the worker; every note goes to `on_note` from now on.
-    pub fn start(on_note: impl Fn(Note) + 'static) -> TraceReader {
+    /// Starts the worker. `on_ready` hears that it has started (files can
+    /// be read), and `on_note` everything after; they are apart so that the
+    /// first message, as the page opens, compiles only `on_ready` (the
+    /// browser compiles a wasm function whole at its first call).
+    pub fn start(on_ready: impl Fn() + 'static, on_note: impl Fn(Note) + 'static) -> TraceReader {
         let state = Rc::new(State {
+            on_ready: Box::new(on_ready),
             on_note: Box::new(on_note),
             run: Cell::new(0),
             busy: Cell::new(false),
@@ -316,7 +319,7 @@ async fn pump(bridge: Rc<Bridge<Reader>>, state: Rc<State>, run: u64, file: File
 fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Reader>>>, event: Event<Answer>) {
     match event {
         Event::Ready => {
-            note(state, Note::Ready);
+            (state.on_ready)();
             let job = state.pending.borrow_mut().take();
             if let (Some(job), Some(bridge)) = (job, bridge) {
                 launch(&bridge, state, job);

@@ -22,8 +22,6 @@ use ttft_sim::SettingsError;
 /// What the simulator tells the page.
 #[derive(Debug)]
 pub enum Note {
-    /// The worker has started.
-    Ready,
     /// Its files could not be loaded (why).
     LoadFailed(String),
     /// It stopped in the middle of a job (why); a fresh one is starting.
@@ -67,6 +65,7 @@ impl Job {
 }
 
 struct State {
+    on_ready: Box<dyn Fn()>,
     on_note: Box<dyn Fn(Note)>,
     waiting: RefCell<VecDeque<Job>>,
     busy: Cell<bool>,
@@ -84,10 +83,16 @@ pub struct Lab {
 impl Lab {
     /// Starts the worker, in the next task: creating it is first-call work
     /// that would lengthen the part's first draw on a phone, and jobs asked
-    /// before then wait, as for any worker not ready yet. Every note goes
-    /// to `on_note`.
-    pub fn start(on_note: impl Fn(Note) + 'static) -> Lab {
+    /// before then wait, as for any worker not ready yet.
+    ///
+    /// `on_ready` hears that the worker has started, and `on_note`
+    /// everything after. They are apart because the browser compiles a
+    /// wasm function whole at its first call: the first message, as the
+    /// part opens, is the start, and it then compiles only `on_ready`, not
+    /// the page's handling of every result.
+    pub fn start(on_ready: impl Fn() + 'static, on_note: impl Fn(Note) + 'static) -> Lab {
         let state = Rc::new(State {
+            on_ready: Box::new(on_ready),
             on_note: Box::new(on_note),
             waiting: RefCell::new(VecDeque::new()),
             busy: Cell::new(false),
@@ -167,7 +172,7 @@ fn next(bridge: &Bridge<Simulator>, state: &State) {
 
 fn heard(state: &Rc<State>, bridge: Option<Rc<Bridge<Simulator>>>, event: Event<Answer>) {
     match event {
-        Event::Ready => note(state, Note::Ready),
+        Event::Ready => (state.on_ready)(),
         Event::LoadFailed(reason) => {
             state.waiting.borrow_mut().clear();
             state.busy.set(false);

@@ -117,12 +117,9 @@ pub fn SimulatePage() -> impl IntoView {
         }
     };
 
-    // What the simulator tells the page, in a closure of its own behind a
-    // `dyn` call (`on_note` below): the browser compiles a wasm function
-    // whole at its first call, and the first note, as the part opens, is
-    // the worker's start, which would otherwise compile every other case.
-    let on_result: Box<dyn Fn(Note)> = Box::new(move |n: Note| match n {
-        Note::Ready => worker.set(WorkerState::Ready),
+    // What the simulator tells the page once it has started (`Lab::start`
+    // hears the start apart).
+    let on_note = move |n: Note| match n {
         Note::LoadFailed(reason) => {
             busy.set(Busy::Idle);
             worker.set(WorkerState::Failed(reason));
@@ -199,14 +196,10 @@ pub fn SimulatePage() -> impl IntoView {
             busy.set(Busy::Idle);
             said.set(Said::Problem(format!("The result could not be read: {reason}.")));
         }
-    });
-    let on_note = move |n: Note| match n {
-        Note::Ready => worker.set(WorkerState::Ready),
-        other => on_result(other),
     };
     // The worker starts now, when the part opens (in the task after this
     // draw: `Lab::start`), and ends with the part.
-    let lab = StoredValue::new_local(Lab::start(on_note));
+    let lab = StoredValue::new_local(Lab::start(move || worker.set(WorkerState::Ready), on_note));
     let ask = move |job: Job| {
         let _ = lab.try_with_value(|l| l.ask(job));
     };
