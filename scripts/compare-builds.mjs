@@ -28,7 +28,7 @@
 //! bootstrap interval of that difference. Only an interval that leaves out
 //! zero says the builds differ: on a shared machine the same build's median
 //! moves by 30 ms from one run to the next, and eleven rounds once showed a
-//! 29 ms gain that twenty-one did not (the README tells the story), hence
+//! 29 ms gain that twenty-one did not (PERFORMANCE.md tells the story), hence
 //! the default of 20.
 //!
 //! A report, not a test: it never fails on a slow build.
