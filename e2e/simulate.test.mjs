@@ -197,6 +197,12 @@ test('run B beside A, with the differences; a refused setting is named beside it
 test('a sweep plots the p95 split against the load, with its table', async () => {
   const { page, context, problems } = await newPage(browser, server.origin);
   await openSimulator(page);
+  // Side by side at 1280 px, the three fields' inputs line up, though the
+  // first one's label takes two lines.
+  const fields = ['From (% of capacity)', 'To (% of capacity)', 'Points'];
+  const tops = [];
+  for (const label of fields) tops.push((await page.getByLabel(label).boundingBox()).y);
+  assert.ok(Math.max(...tops) - Math.min(...tops) < 1, `the sweep's inputs are at ${tops.join(', ')} px`);
   await setField(page, 'Request count', '1000');
   await page.getByLabel('From (% of capacity)').fill('20');
   await page.getByLabel('To (% of capacity)').fill('110');
