@@ -168,6 +168,14 @@ test('configuration choice: a wrong choice gets the core reason, then the right 
   const { page, context, problems } = await open('choice', { width: 360 });
   await axeCheck(page, { label: 'configuration choice, fresh' });
   const live = workload(page, 'Live interview hints');
+  // One rule above each workload's title: the section's, not a second
+  // one from the title itself.
+  for (const name of ['Live interview hints', 'Overnight draft explanations']) {
+    const rules = await workload(page, name).evaluate((section) =>
+      [section, section.querySelector('h2')].map((e) => getComputedStyle(e).borderTopStyle !== 'none'),
+    );
+    assert.deepEqual(rules, [true, false], `${name}: [section, title] draw a rule`);
+  }
   await live.getByRole('group', { name: 'Configuration for Live interview hints' }).getByLabel('Config A').check();
   await live.getByRole('group', { name: /Does Config A meet/ }).getByLabel('Yes').check();
   await live.getByLabel('Config A: share of first tokens later than 1 s (%)').fill('0.21');
