@@ -109,6 +109,11 @@ test('the lesson fetches no part of the simulator; the Simulate link loads it, a
   assert.match(page.url(), /[?&]part=simulate&.*sim=1.*&n=1500/, 'the run is in the address');
   assert.match(await cell(page, 'A', 'all requests', 'Requests'), /^1,500$/);
   assert.match(await cell(page, 'A', 'hint', 'p95 TTFT'), /^[\d,.]+ ms$/);
+  // At 1280 px the run's thirteen columns by class all show, none behind
+  // a scroll (the region takes the window's width beyond the text).
+  const byClass = page.getByRole('region', { name: /^Run A by class/ });
+  const [shown, needed] = await byClass.evaluate((r) => [r.clientWidth, r.scrollWidth]);
+  assert.ok(needed <= shown, `the class table needs ${needed} px and shows ${shown}`);
   // The reading, the series chart with its table, and every request split.
   await waitForText(page.locator('.sim-reading').first(), /p95 TTFT is .* over .* requests with a first token \(linear percentiles\)/);
   await page.getByText(/p50, p95 and p99 of each part, by class/).click();

@@ -243,7 +243,7 @@ pub fn ResultsTable(
         <section class="import-table" aria-labelledby="import-table-title">
             <h2 id="import-table-title">"Each request"</h2>
             <p class="field-help">"Select a column's heading to sort by it; select it again to reverse the order."</p>
-            <div class="table-scroll" role="region" aria-labelledby="import-table-caption" tabindex="0">
+            <div class="table-scroll table-wide" role="region" aria-labelledby="import-table-caption" tabindex="0">
                 <table class="requests-table">
                     <caption id="import-table-caption">
                         "Requests in the file ("

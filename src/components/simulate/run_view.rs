@@ -64,7 +64,7 @@ pub fn RunFiguresView(which: Slot, figures: RunFigures) -> impl IntoView {
             {ignored}
             {replayed}
             <div class="sim-reading">{reading}</div>
-            <div class="table-scroll" role="region" aria-labelledby=table_label tabindex="0">
+            <div class="table-scroll table-wide" role="region" aria-labelledby=table_label tabindex="0">
                 <table>
                     <caption id=table_id>{format!("Run {name} by class ({convention} percentiles)")}</caption>
                     <thead>
