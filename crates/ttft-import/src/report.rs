@@ -511,12 +511,12 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
             let parts: Vec<String> = counts
                 .single
                 .iter()
-                .map(|(p, n)| format!("{p} {n}"))
+                .map(|(p, n)| format!("{p} {}", group_thousands(*n as u64)))
                 .collect();
             out.push(format!(
                 "No single piece is the largest in most {which} ({}, ties {}): diagnose each request from its own split.",
                 parts.join(", "),
-                counts.ties
+                group_thousands(counts.ties as u64)
             ));
         }
     }

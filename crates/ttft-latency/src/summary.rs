@@ -26,7 +26,7 @@
 
 use crate::percentile::{percentiles, Convention, Percentiles};
 use crate::split::{Dominant, Part, RequestSplit, TtftSplit};
-use crate::time::Micros;
+use crate::time::{group_thousands, Micros};
 use crate::timing::Outcome;
 use serde::{Deserialize, Serialize};
 
@@ -135,7 +135,7 @@ impl OutcomeCounts {
         let parts: Vec<String> = Outcome::ALL
             .into_iter()
             .filter(|&o| self.get(o) > 0)
-            .map(|o| format!("{} {}", self.get(o), o.label()))
+            .map(|o| format!("{} {}", count(self.get(o)), o.label()))
             .collect();
         parts.join(", ")
     }
@@ -362,14 +362,20 @@ pub fn summarise_splits(
 /// percent. The one such phrase of the workspace (the importer's reading
 /// uses it too).
 pub fn count_of(n: usize, total: usize) -> String {
+    let (shown, of) = (count(n), count(total));
     if total == 0 {
-        return format!("{n} of {total} requests");
+        return format!("{shown} of {of} requests");
     }
     let tenths = ((n as u128 * 2_000 + total as u128) / (2 * total as u128)) as i64;
     format!(
-        "{n} of {total} requests ({}%)",
+        "{shown} of {of} requests ({}%)",
         crate::split::format_tenths(tenths)
     )
+}
+
+/// A count of requests as the page writes every count: "1,000".
+fn count(n: usize) -> String {
+    group_thousands(n as u64)
 }
 
 /// What to look at first for slow first tokens dominated by `part` (the
@@ -418,7 +424,7 @@ impl Summary {
         };
         let mut line = format!(
             "Over {} requests with a first token, {} p50 TTFT is {} and p95 is {}",
-            ttft.count, self.convention, ttft.p50.value, ttft.p95.value
+            count(ttft.count), self.convention, ttft.p50.value, ttft.p95.value
         );
         match &self.target {
             Some(t) => line.push_str(&format!(
@@ -444,7 +450,7 @@ impl Summary {
             out.push(format!(
                 "{} {n} with a first token {verb} only the TTFT, so the delay cannot be split into queue wait, \
                  prefill and emit.",
-                self.ttft_only
+                count(self.ttft_only)
             ));
         }
         // The slow requests when a target says which are slow, else all.
@@ -466,15 +472,18 @@ impl Summary {
             Some(part) => {
                 out.push(format!(
                     "Most {which} here ({} of {}) are {part}: {}.",
-                    counts.get(part),
-                    counts.total(),
+                    count(counts.get(part)),
+                    count(counts.total()),
                     first_look(part)
                 ));
             }
             None => out.push(format!(
                 "No single delay dominates most {which} (queue wait {}, prefill {}, emit {}, ties {}): diagnose \
                  each request from its own split.",
-                counts.queue_wait, counts.prefill, counts.emit, counts.ties
+                count(counts.queue_wait),
+                count(counts.prefill),
+                count(counts.emit),
+                count(counts.ties)
             )),
         }
         out
@@ -587,6 +596,39 @@ mod tests {
             "part percentiles only over split requests"
         );
         assert_eq!(s.target.unwrap().missed(), 6);
+    }
+
+    /// Counts of a thousand and more are grouped as every other count on
+    /// the page is ("1,000"), in every sentence that counts requests.
+    #[test]
+    fn large_counts_are_grouped() {
+        let mut obs = vec![split(2_000, 10, 10); 1_200];
+        obs.extend(vec![split(10, 1_500, 10); 1_100]);
+        obs.extend(vec![split(700, 700, 0); 1_000]);
+        obs.extend(vec![Observation::unsplit(Outcome::Failed); 1_001]);
+        check(
+            &obs,
+            &[
+                "1,001 of 4,301 requests (23.3%) had no first token (1,001 failed); latency percentiles cannot \
+                 include them, so read them alongside the percentiles rather than ignore them.",
+                "Over 3,300 requests with a first token, linear p50 TTFT is 1,520 ms and p95 is 2,020 ms; 4,301 of \
+                 4,301 requests (100%) missed the 1,000 ms target (late or no first token).",
+                "No single delay dominates most slow first tokens (queue wait 1,200, prefill 1,100, emit 0, \
+                 ties 1,000): diagnose each request from its own split.",
+            ],
+        );
+        obs.truncate(2_300);
+        check(
+            &obs,
+            &[
+                "Over 2,300 requests with a first token, linear p50 TTFT is 2,020 ms and p95 is 2,020 ms; 2,300 of \
+                 2,300 requests (100%) missed the 1,000 ms target (late or no first token).",
+                "Most slow first tokens here (1,200 of 2,300) are queue wait: look at admission and capacity before \
+                 the prompt.",
+            ],
+        );
+        assert_eq!(count_of(12_345, 1_000_000), "12,345 of 1,000,000 requests (1.2%)");
+        assert_eq!(count_of(0, 0), "0 of 0 requests");
     }
 
     #[test]
