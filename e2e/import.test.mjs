@@ -179,7 +179,12 @@ test("the course's example shows a server-side split", async () => {
   assert.equal(h2[cols.indexOf('Queue wait')], '2,325 ms');
   assert.equal(h2[cols.indexOf('TTFT (server clock)')], '2,400 ms');
   assert.equal(h2[cols.indexOf('Largest delay and its share')], 'queue wait, 96.9%');
-  await waitForText(wholeTrace(page).getByRole('group', { name: 'Reading' }), /queue wait/);
+  const reading = wholeTrace(page).getByRole('group', { name: 'Reading' });
+  await waitForText(reading, /queue wait/);
+  // The box's title sits near its top edge, not a heading's page-wide gap
+  // below it.
+  const [box, title] = await reading.evaluate((g) => [g, g.querySelector('h3')].map((e) => e.getBoundingClientRect().top));
+  assert.ok(title - box < 24, `the reading's title is ${title - box} px below the top of its box`);
   for (const name of ['Time to first token per request, by piece', 'Time to first token against prompt tokens', 'Distribution of time to first token']) {
     assert.equal(await page.getByRole('img', { name }).count(), 1, name);
   }
