@@ -346,6 +346,10 @@ export async function screenshot(page, name) {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: before?.height ?? 900 });
       await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
+      // Every page pictured is also checked for sideways scrolling: what
+      // is wider than the window scrolls in its own region, never the page.
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= width, `${name} at ${width} px: the page scrolls sideways to ${wide} px`);
     }
   } finally {
     await drawEverything(page, false);
