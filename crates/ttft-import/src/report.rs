@@ -502,7 +502,7 @@ pub fn reading(import: &Import, summary: &Summary) -> Vec<String> {
                 .find(|(p, _)| *p == piece)
                 .map_or(0, |(_, n)| *n);
             out.push(format!(
-                "The largest piece of most {which} here ({}) is {piece}: {}.",
+                "In most {which} here, {}, the largest piece is {piece}: {}.",
                 count_of(n, split),
                 first_look(piece)
             ));
@@ -748,6 +748,16 @@ mod tests {
         let summary = imp.summarise(Some(Micros::from_ms(1_000)), Convention::Linear);
         let text = reading(&imp, &summary).join(" ");
         assert!(!text.contains("cannot be split"), "{text}");
-        assert!(text.contains("The largest piece of most slow first tokens here (2 of 3 requests (66.7%)) is queue wait: look at admission"), "{text}");
+        assert!(text.contains("In most slow first tokens here, 2 of 3 requests (66.7%), the largest piece is queue wait: look at admission"), "{text}");
+        // A reader loses track of parentheses within parentheses.
+        let mut depth = 0i32;
+        for c in text.chars() {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            assert!((0..=1).contains(&depth), "nested parentheses: {text}");
+        }
     }
 }
