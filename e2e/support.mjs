@@ -333,6 +333,25 @@ export async function axeCheck(page, { label = page.url() } = {}) {
 }
 
 /**
+ * The options of the selects matching `selector` that the closed select
+ * would cut short, as "label: option": the option's text wider than the
+ * select's room for it, less the 24 px its arrow takes.
+ */
+export function cutOptions(page, selector) {
+  return page.evaluate((selector) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    return [...document.querySelectorAll(selector)].flatMap((select) => {
+      const style = getComputedStyle(select);
+      ctx.font = style.font;
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+      return [...select.options]
+        .filter((o) => ctx.measureText(o.text).width > room)
+        .map((o) => `${select.labels[0].innerText}: ${o.text}`);
+    });
+  }, selector);
+}
+
+/**
  * Save full-page screenshots of the page at each width in WIDTHS, as
  * e2e/screenshots/<name>-<width>.png, then put the viewport back.
  */

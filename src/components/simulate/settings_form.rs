@@ -281,7 +281,7 @@ const POLICIES: &[(&str, &str)] = &[
     ("prefill", "Prefill first (vLLM V0)"),
 ];
 const CONVENTIONS: &[(&str, &str)] = &[
-    ("linear", "Linear interpolation (numpy's default)"),
+    ("linear", "Linear (numpy's default)"),
     ("nearest", "Nearest rank"),
 ];
 
