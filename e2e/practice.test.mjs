@@ -19,6 +19,7 @@ import { readFile } from 'node:fs/promises';
 import {
   assertNoProblems,
   axeCheck,
+  cutOptions,
   description,
   launchBrowser,
   newPage,
@@ -86,6 +87,9 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   assert.equal(await page.getByRole('figure', { name: /1,000 ms target/ }).count(), 1, 'the chart\'s caption names the target');
   assert.equal(await revealed(page).count(), 1, 'the answers are on the page');
   assert.equal(await revealed(page).isVisible(), false, 'nothing is revealed before the learner asks');
+  // At 1280 px a chosen action shows whole: side by side with the other
+  // two fields, "Investigate first" cut ten of its eleven actions short.
+  assert.deepEqual(await cutOptions(page, '.tx-request select'), [], 'options cut short at 1280 px');
 
   await answerTrace(page, {
     ...RIGHT,
