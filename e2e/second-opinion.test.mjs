@@ -17,6 +17,7 @@ import { readFile } from 'node:fs/promises';
 import {
   assertNoProblems,
   axeCheck,
+  cutOptions,
   description,
   launchBrowser,
   newPage,
@@ -154,6 +155,12 @@ test('a good grade: nothing is sent before Send, the grade sits beside the self-
   const { page, context, problems } = await open();
   await prepare(page);
   await axeCheck(page, { label: 'second opinion settings, key entered' });
+  // Every provider's name shows whole in the closed select, on a phone too.
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await cutOptions(page, '#so-preset'), [], `options cut short at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The key is masked, kept for the session only, and not in localStorage.
   assert.equal(await page.getByLabel(/^API key/).count(), 0, 'the key field is gone once the key is in');

@@ -73,7 +73,7 @@ pub const PRESETS: [Preset; 6] = [
     },
     Preset {
         id: "local-llama-cpp",
-        label: "llama.cpp server on this computer",
+        label: "llama.cpp on this computer",
         base_url: "http://localhost:8080/v1",
         needs_key: false,
         default_model: "",
@@ -81,7 +81,7 @@ pub const PRESETS: [Preset; 6] = [
     },
     Preset {
         id: "custom",
-        label: "Another OpenAI-compatible endpoint",
+        label: "Other OpenAI-compatible API",
         base_url: "",
         needs_key: false,
         default_model: "",
