@@ -89,7 +89,7 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   assert.equal(await revealed(page).isVisible(), false, 'nothing is revealed before the learner asks');
   // At 1280 px a chosen action shows whole: side by side with the other
   // two fields, "Investigate first" cut ten of its eleven actions short.
-  assert.deepEqual(await cutOptions(page, '.tx-request select'), [], 'options cut short at 1280 px');
+  assert.deepEqual(await cutOptions(page, '.tx-request select', [1280]), [], 'options cut short');
 
   await answerTrace(page, {
     ...RIGHT,

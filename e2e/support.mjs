@@ -334,21 +334,34 @@ export async function axeCheck(page, { label = page.url() } = {}) {
 
 /**
  * The options of the selects matching `selector` that the closed select
- * would cut short, as "label: option": the option's text wider than the
- * select's room for it, less the 24 px its arrow takes.
+ * would cut short, at each window width of `widths` (the page's own when
+ * none is given), as "WIDTH px, label: option": the option's text wider
+ * than the select's room for it, less the 24 px its arrow takes. The
+ * window is put back after.
  */
-export function cutOptions(page, selector) {
-  return page.evaluate((selector) => {
-    const ctx = document.createElement('canvas').getContext('2d');
-    return [...document.querySelectorAll(selector)].flatMap((select) => {
-      const style = getComputedStyle(select);
-      ctx.font = style.font;
-      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
-      return [...select.options]
-        .filter((o) => ctx.measureText(o.text).width > room)
-        .map((o) => `${select.labels[0].innerText}: ${o.text}`);
-    });
-  }, selector);
+export async function cutOptions(page, selector, widths = []) {
+  const before = page.viewportSize();
+  const cut = [];
+  try {
+    for (const width of widths.length ? widths : [before.width]) {
+      await page.setViewportSize({ width, height: before.height });
+      const here = await page.evaluate((selector) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll(selector)].flatMap((select) => {
+          const style = getComputedStyle(select);
+          ctx.font = style.font;
+          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+          return [...select.options]
+            .filter((o) => ctx.measureText(o.text).width > room)
+            .map((o) => `${select.labels[0].innerText.replace(/\s+/g, " ")}: ${o.text}`);
+        });
+      }, selector);
+      cut.push(...here.map((c) => `${width} px, ${c}`));
+    }
+  } finally {
+    await page.setViewportSize(before);
+  }
+  return cut;
 }
 
 /**
