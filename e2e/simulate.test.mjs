@@ -3,7 +3,8 @@
 //! simulator's worker; the part loads it and says so; a run shows its
 //! figures, its series chart with a data table and every request split;
 //! its address reproduces it in a fresh page; run B beside A with their
-//! differences; a setting the core refuses is named beside its field; a
+//! differences; a setting the core refuses is named beside its field; the
+//! request classes typed one per line, a refused line named by its number; a
 //! sweep; an export that the import part reads back with the same split;
 //! Cancel in the middle of a long run; the three guided experiments right
 //! and wrong; a 404 on the part's glue, the part's wasm and the worker's
@@ -199,6 +200,43 @@ test('run B beside A, with the differences; a refused setting is named beside it
   await page.getByRole('heading', { name: 'Every request of run B, split' }).waitFor();
   await axeCheck(page, { label: 'simulate, A and B' });
   await screenshot(page, 'simulate-compare');
+  assertNoProblems(problems);
+  await context.close();
+});
+
+test('request classes are typed one per line; a refused line is named by its number', async () => {
+  const { page, context, problems } = await newPage(browser, server.origin);
+  await openSimulator(page);
+  const classes = page.getByLabel('Request classes', { exact: true });
+  assert.equal(await classes.evaluate((e) => e.tagName), 'TEXTAREA');
+  assert.equal(
+    await classes.inputValue(),
+    'hint:85:700:120:1000\nlong log:10:6000:250:3000\nfull history:5:18000:400:8000',
+    'the default mix, one class per line',
+  );
+
+  await setField(page, 'Request count', '400');
+  await setField(page, 'Request classes', 'chat:70:500:100:800\n\nlong doc:30:6000');
+  await runButton(page, 'A').click();
+  await waitForText(
+    page.getByRole('alert').filter({ hasText: 'Run A was not started' }),
+    /request classes \(cls\): class 2: write name:share:prompt tokens:output tokens:target ms/,
+  );
+  assert.equal(await classes.getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'sim-cls', 'focus is on the field named');
+  await axeCheck(page, { label: 'simulate, a refused class' });
+
+  // A blank line and spaces are dropped; a comma still separates, as in an address.
+  await setField(page, 'Request classes', ' chat:70:500:100:800 \n\nlong doc:30:6000:150:3000, rag:10:3000:200:1500\n');
+  assert.equal(await classes.getAttribute('aria-invalid'), null, 'fixing the field clears its error');
+  assert.equal(await classes.inputValue(), 'chat:70:500:100:800\nlong doc:30:6000:150:3000\nrag:10:3000:200:1500');
+  await runButton(page, 'A').click();
+  await waitForRun(page, 'A');
+  assert.match(page.url(), /[?&]cls=chat:70:500:100:800,long%20doc:30:6000:150:3000,rag:10:3000:200:1500(&|$)/);
+  for (const name of ['chat', 'long doc', 'rag']) {
+    assert.match(await cell(page, 'A', name, 'p95 TTFT'), /^[\d,.]+ ms$/, `${name} has its own row`);
+  }
+  await screenshot(page, 'simulate-classes');
   assertNoProblems(problems);
   await context.close();
 });

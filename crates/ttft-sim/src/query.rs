@@ -496,10 +496,9 @@ fn boolean(setting: Setting, v: &str) -> Result<bool, SettingsError> {
 /// `name:share:prompt:output:target_ms,...`.
 fn classes(v: &str) -> Result<Vec<Class>, SettingsError> {
     let mut out = Vec::new();
-    for (i, entry) in v.split(',').enumerate() {
-        if entry.trim().is_empty() {
-            continue;
-        }
+    // Numbered as the form's lines show them: empty entries do not count.
+    for entry in v.split(',').filter(|e| !e.trim().is_empty()) {
+        let i = out.len();
         let fields: Vec<&str> = entry.split(':').map(str::trim).collect();
         let bad = |why: String| {
             SettingsError::new(
@@ -539,6 +538,27 @@ fn classes(v: &str) -> Result<Vec<Class>, SettingsError> {
         }
     }
     Ok(out)
+}
+
+/// The classes' value as the settings form shows it: one class a line.
+pub fn class_lines(value: &str) -> String {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The classes' value from the form's lines: a line break or a comma ends
+/// a class (so a value pasted from an address still reads), and blank
+/// lines and spaces at either end of a class are dropped.
+pub fn classes_from_lines(text: &str) -> String {
+    text.split(['\n', ','])
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// A class name with its own `%`, `:` and `,` escaped, so the value can be
@@ -702,6 +722,30 @@ mod tests {
         s.engine.priority = Some("a:b,c%d e+f&g=h".into());
         let q = to_query(&s);
         assert_eq!(from_query(&q).unwrap().settings, s, "{q}");
+    }
+
+    #[test]
+    fn classes_one_a_line_in_the_form() {
+        let value = "hint:85:700:120:1000,long log:10:6000:250:3000";
+        let lines = class_lines(value);
+        assert_eq!(lines, "hint:85:700:120:1000\nlong log:10:6000:250:3000");
+        assert_eq!(classes_from_lines(&lines), value);
+        assert_eq!(
+            classes_from_lines(" a:1:2:3:4 \r\n\n b:1:2:3:4, c:1:2:3:4\n"),
+            "a:1:2:3:4,b:1:2:3:4,c:1:2:3:4"
+        );
+        assert_eq!(class_lines(" a:1:2:3:4 ,, b:1:2:3:4,"), "a:1:2:3:4\nb:1:2:3:4");
+        // A refused class is numbered as the form's lines count it, blank
+        // lines and empty entries left out.
+        let q = format!("cls={}", classes_from_lines("hint:85:700:120:1000\n\nlong:10:6000"));
+        assert_eq!(
+            from_query(&q).unwrap_err().to_string(),
+            "request classes (cls): class 2: write name:share:prompt tokens:output tokens:target ms"
+        );
+        assert_eq!(
+            from_query("cls=,,a:1:2:3:4,,b:1").unwrap_err().to_string(),
+            "request classes (cls): class 2: write name:share:prompt tokens:output tokens:target ms"
+        );
     }
 
     #[test]

@@ -14,7 +14,8 @@
 use crate::components::later::Later;
 use leptos::prelude::*;
 use ttft_latency::small_map::SmallMap;
-use ttft_sim::query::{join, read_values, values};
+use ttft_sim::query::{class_lines, classes_from_lines, join, read_values, values};
+use ttft_sim::settings::MAX_CLASSES;
 use ttft_sim::{Preset, Setting, Settings, SettingsError};
 
 /// How a run stops.
@@ -200,6 +201,35 @@ fn text_field(form: FormState, s: Setting, help: &'static str, numeric: bool) ->
     }
 }
 
+/// The request classes, one class a line (the address keeps them as one
+/// comma-separated value: `ttft_sim::query::class_lines`).
+fn class_field(form: FormState) -> impl IntoView {
+    let s = Setting::Classes;
+    let id = field_id(s);
+    let help_id = format!("{id}-help");
+    let described = format!("{help_id} {id}-error");
+    let text = move || class_lines(&form.get(s));
+    view! {
+        <div class="sim-field">
+            <label for=id.clone()>{capitalised(s.label())}</label>
+            <textarea
+                id=id
+                rows=move || text().lines().count().clamp(2, MAX_CLASSES) + 1
+                autocomplete="off"
+                spellcheck="false"
+                aria-describedby=described
+                aria-invalid=invalid(form, s)
+                prop:value=text
+                on:change=move |e| form.set(s, classes_from_lines(&event_target_value(&e)))
+            ></textarea>
+            <p id=help_id class="field-help">
+                "One class per line, as name:share:prompt tokens:output tokens:TTFT target ms, such as hint:85:700:120:1000. Shares are weights: they need not add up to 100."
+            </p>
+            {error_line(form, s)}
+        </div>
+    }
+}
+
 /// A yes/no setting as a checkbox.
 fn check_field(form: FormState, s: Setting, help: &'static str) -> impl IntoView {
     let id = field_id(s);
@@ -335,12 +365,7 @@ pub fn SettingsForm(form: FormState, replay: Signal<Option<String>>, trace_picke
                 StopBy::Duration => text_field(form, Setting::Duration, "Simulated milliseconds.", true).into_any(),
             }}
             {select_field(form, Setting::Lengths, LENGTHS.to_vec(), None)}
-            {move || (lengths() == "classes").then(|| text_field(
-                form,
-                Setting::Classes,
-                "Each class as name:share:prompt tokens:output tokens:TTFT target ms, separated by commas, such as hint:85:700:120:1000,long log:10:6000:200:3000.",
-                false,
-            ))}
+            {move || (lengths() == "classes").then(|| class_field(form))}
             {move || matches!(lengths().as_str(), "fixed" | "lognormal").then(|| view! {
                 {text_field(form, Setting::Prompt, "Tokens in each prompt (the median, for log-normal).", true)}
                 {text_field(form, Setting::Output, "Tokens each request generates (the median, for log-normal).", true)}
