@@ -19,6 +19,7 @@ import {
   ROOT,
   assertNoProblems,
   axeCheck,
+  chartTextProblems,
   launchBrowser,
   newPage,
   partUrl,
@@ -162,6 +163,8 @@ test('a real AIPerf file through the picker: table, percentiles, target and CSV'
   assert.equal(lines.length, 101, 'a header and one row a request');
   assert.ok(lines.some((l) => l.startsWith(`${id},completed,,client,`) && l.includes(',1680.544,')), 'hand-checked row');
 
+  // A client's file: TTFT not split, ids as the tool writes them.
+  assert.deepEqual(await chartTextProblems(page, '.import-chart svg', [1280, 360]), []);
   await axeCheck(page, { label: 'import with an AIPerf file' });
   await screenshot(page, 'import-aiperf');
   assertNoProblems(problems);
@@ -188,6 +191,10 @@ test("the course's example shows a server-side split", async () => {
   for (const name of ['Time to first token per request, by piece', 'Time to first token against prompt tokens', 'Distribution of time to first token']) {
     assert.equal(await page.getByRole('img', { name }).count(), 1, name);
   }
+  // Every label of the three charts readable on a phone and on a desktop:
+  // drawn 360 units wide on a narrow window, none outside its chart and
+  // none over another.
+  assert.deepEqual(await chartTextProblems(page, '.import-chart svg', [1280, 700, 600, 360]), []);
   await axeCheck(page, { label: 'import with the example' });
   await screenshot(page, 'import-example');
   assertNoProblems(problems);

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import {
   assertNoProblems,
   axeCheck,
+  chartTextProblems,
   description,
   drawEverything,
   launchBrowser,
@@ -75,6 +76,9 @@ test('the worked timeline recomputes as the learner types', async () => {
   await page.getByLabel('Admitted by the scheduler (server ms)').fill('900');
   await waitForText(await figure(page, 'Time to first token at the server'), '1,260 ms = 900 ms queue wait + 350 ms prefill + 10 ms emit');
   await waitForText(await figure(page, 'Dominant delay'), /^queue wait, 71\.4% of TTFT$/);
+  // The chart's labels, wide and narrow: none outside the drawing (the
+  // note under the decode bar sat on its bottom edge), none over another.
+  assert.deepEqual(await chartTextProblems(page, '.timeline-chart svg', [1280, 360]), []);
   await waitForText(await figure(page, 'Browser versus server'), /shorter|needs a browser time/);
   const browserBox = page.getByLabel('Browser: send to first visible text (ms)');
   assert.equal(await browserBox.getAttribute('aria-invalid'), 'true', 'a browser time under the TTFT is flagged');

@@ -19,6 +19,7 @@ import { readFile } from 'node:fs/promises';
 import {
   assertNoProblems,
   axeCheck,
+  chartTextProblems,
   cutOptions,
   description,
   launchBrowser,
@@ -84,6 +85,8 @@ test('trace exercise: wrong answers are explained beside their fields, corrected
   await axeCheck(page, { label: 'trace exercise, fresh' });
   const chart = page.getByRole('img', { name: 'Queue wait, prefill and emit of each request' });
   assert.equal(await chart.count(), 1, 'the chart is an image with a name');
+  // Its target's label on a line of its own, under the axis's caption.
+  assert.deepEqual(await chartTextProblems(page, '.tx-chart svg', [1280, 360]), []);
   assert.equal(await page.getByRole('figure', { name: /1,000 ms target/ }).count(), 1, 'the chart\'s caption names the target');
   assert.equal(await revealed(page).count(), 1, 'the answers are on the page');
   assert.equal(await revealed(page).isVisible(), false, 'nothing is revealed before the learner asks');

@@ -21,6 +21,7 @@ import {
   ROOT,
   assertNoProblems,
   axeCheck,
+  chartTextProblems,
   cutOptions,
   launchBrowser,
   newPage,
@@ -125,6 +126,9 @@ test('the lesson fetches no part of the simulator; the Simulate link loads it, a
   const parts = page.getByRole('table', { name: "Run A: each part's percentiles by class" });
   assert.equal(await parts.locator('tbody tr').count(), 12, 'three parts for each of three classes and for all requests');
   await page.getByRole('img', { name: /Run A over time/ }).waitFor();
+  // The series chart, and the requests' charts, readable on a phone and
+  // on a desktop (drawn 360 units wide on a narrow window).
+  assert.deepEqual(await chartTextProblems(page, '.sim-chart svg, .import-chart svg', [1280, 700, 600, 360]), []);
   await page.getByText(/The chart's data \(\d+ buckets\)/).click();
   await page.getByRole('region', { name: 'Run A over time, as a table' }).waitFor();
   await page.getByRole('heading', { name: 'Every request of run A, split' }).waitFor();
@@ -260,8 +264,23 @@ test('a sweep plots the p95 split against the load, with its table', async () =>
   assert.deepEqual(await table.locator('tbody th').allInnerTexts(), ['20%', '50%', '80%', '110%']);
   await page.getByRole('img', { name: "The p95 request's TTFT split at each load" }).waitFor();
   await waitForText(page.locator('.sim-sweep-result > p').first(), /queue wait went from .* to /);
+  assert.deepEqual(await chartTextProblems(page, '.sim-chart svg', [1280, 360]), []);
   await axeCheck(page, { label: 'simulate, a sweep' });
   await screenshot(page, 'simulate-sweep');
+  // Twenty-three columns: a load is written under every column where the
+  // labels fit, else under every second or third, never over another.
+  await setField(page, 'Request count', '300');
+  await page.getByLabel('Points', { exact: true }).fill('23');
+  await page.getByLabel('From (% of capacity)', { exact: true }).fill('10');
+  await page.getByLabel('To (% of capacity)', { exact: true }).fill('120');
+  await page.getByRole('button', { name: 'Run the sweep' }).click();
+  // The table keeps the rows of loads both sweeps have: wait on the table.
+  await waitForText(table, /\b120%/, { timeout: 60000 });
+  assert.equal(await table.locator('tbody tr').count(), 23);
+  const chart = page.getByRole('img', { name: "The p95 request's TTFT split at each load" });
+  assert.deepEqual(await chartTextProblems(page, '.sim-chart svg', [1280, 360]), []);
+  const loads = await chart.locator('text.chart-axis').allTextContents();
+  assert.ok(loads.includes('10%') && loads.some((t) => /^1[01]\d%$/.test(t)), `the loads drawn: ${loads.join(' ')}`);
   assertNoProblems(problems);
   await context.close();
 });

@@ -365,6 +365,57 @@ export async function cutOptions(page, selector, widths = []) {
 }
 
 /**
+ * The labels of the SVG charts matching `selector` that a learner could not
+ * read, at each of `widths` (default: the current one), then the viewport
+ * put back: text drawn under `minPx` pixels high (font size times the
+ * chart's scale), text outside its chart, and two labels of one chart that
+ * overlap. Each is reported as "W px, chart title: problem".
+ */
+export async function chartTextProblems(page, selector, widths = [], minPx = 10) {
+  const before = page.viewportSize();
+  const problems = [];
+  try {
+    for (const width of widths.length ? widths : [before.width]) {
+      await page.setViewportSize({ width, height: before.height });
+      // The charts are drawn again when the window crosses the phone
+      // breakpoint: wait for the frame after that.
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const here = await page.evaluate(({ selector, minPx }) => {
+        const out = [];
+        for (const svg of document.querySelectorAll(selector)) {
+          const name = svg.querySelector('title')?.textContent ?? 'a chart';
+          const box = svg.getBoundingClientRect();
+          const texts = [...svg.querySelectorAll('text')].map((t) => ({
+            text: t.textContent,
+            r: t.getBoundingClientRect(),
+            px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+          }));
+          for (const t of texts) {
+            if (t.px < minPx) out.push(`${name}: "${t.text}" is ${t.px.toFixed(1)} px high`);
+            if (t.r.left < box.left - 1 || t.r.right > box.right + 1 || t.r.top < box.top - 1 || t.r.bottom > box.bottom + 1) {
+              out.push(`${name}: "${t.text}" is outside the chart`);
+            }
+          }
+          for (let i = 0; i < texts.length; i++) {
+            for (let j = i + 1; j < texts.length; j++) {
+              const [a, b] = [texts[i].r, texts[j].r];
+              const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+              const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+              if (w > 1 && h > 1) out.push(`${name}: "${texts[i].text}" overlaps "${texts[j].text}"`);
+            }
+          }
+        }
+        return out;
+      }, { selector, minPx });
+      problems.push(...here.map((p) => `${width} px, ${p}`));
+    }
+  } finally {
+    await page.setViewportSize(before);
+  }
+  return problems;
+}
+
+/**
  * Save full-page screenshots of the page at each width in WIDTHS, as
  * e2e/screenshots/<name>-<width>.png, then put the viewport back.
  */

@@ -4,6 +4,7 @@
 //! header and navigation; `lesson` renders the lesson with
 //! `worked_timeline` (and its `timeline_chart`) and `checklist`;
 //! `chart_patterns` holds the fill patterns all three charts share;
+//! `chart_width` the width the import and simulator charts are drawn at;
 //! `storage_status` shows notices about saved work; `offline_status` the
 //! installed app's (a new version to reload into, a part that needs a
 //! connection); `practice` holds the
@@ -15,6 +16,7 @@
 
 pub mod authoring;
 pub mod chart_patterns;
+pub mod chart_width;
 pub mod checklist;
 pub mod embed;
 pub mod import;

@@ -95,7 +95,7 @@ pub fn timeline_chart(request: &RequestSplit) -> impl IntoView {
     let right = format!("{}", LEFT + WIDTH);
     view! {
         <figure class="timeline-chart">
-            <svg viewBox="0 0 360 224" role="img" aria-labelledby="wt-chart-title wt-chart-desc" focusable="false">
+            <svg viewBox="0 0 360 228" role="img" aria-labelledby="wt-chart-title wt-chart-desc" focusable="false">
                 <title id="wt-chart-title">"Timeline of the worked request"</title>
                 <desc id="wt-chart-desc">{description}</desc>
                 {PATTERNS.defs(&[Fill::Queue, Fill::Prefill, Fill::Emit, Fill::Rest])}

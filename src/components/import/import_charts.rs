@@ -12,6 +12,7 @@
 //! from `ttft_import::report`; this file only maps them to pixels.
 
 use crate::components::chart_patterns::{ChartPatterns, Fill};
+use crate::components::chart_width::{anchor_within, chart_width, half_width};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_import::report::{self, Standing};
@@ -29,9 +30,15 @@ pub const POINTS: usize = 2_000;
 /// Bins the histogram aims for.
 pub const BINS: usize = 24;
 
-const WIDTH: f64 = 640.0;
+/// Room left of the plot, for request ids and axis figures.
 const LEFT: f64 = 96.0;
-const PLOT: f64 = 520.0;
+/// Room right of the plot.
+const RIGHT: f64 = 24.0;
+
+/// The plot's length across a chart `width` wide.
+fn plot(width: f64) -> f64 {
+    width - LEFT - RIGHT
+}
 
 /// Where `value` falls on an axis of `0..=axis` drawn `length` long.
 fn along(value: Micros, axis: Micros, length: f64) -> f64 {
@@ -131,104 +138,50 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         .max()
         .unwrap_or(Micros::ZERO);
     let axis = nice_ceiling(if slowest > target { slowest } else { target });
-    let row_h = 20.0;
-    let top = 28.0;
-    let height = top + row_h * chosen.len() as f64 + 44.0;
-    let mut pieces_seen: Vec<Piece> = Vec::new();
-    let mut unsplit = false;
-    let mut table_rows = Vec::new();
-    let bars = chosen
+    let bars: Vec<Bar> = chosen
         .iter()
-        .enumerate()
-        .filter_map(|(row, &i)| {
+        .filter_map(|&i| {
             let r = import.requests.get(i)?;
             let ttft = report::first_token(r)?;
-            let y = top + row_h * row as f64;
             let label = if r.id.chars().count() > 10 { format!("{}\u{2026}", r.id.chars().take(9).collect::<String>()) } else { r.id.clone() };
-            let segments = match r.breakdown.pieces() {
-                Some(pieces) if pieces.iter().all(|(_, v)| !v.is_negative()) => {
-                    let mut x = LEFT;
-                    let mut text = Vec::new();
-                    let segs = pieces
-                        .iter()
-                        .map(|&(piece, v)| {
-                            if !pieces_seen.contains(&piece) {
-                                pieces_seen.push(piece);
-                            }
-                            text.push(format!("{piece} {v}"));
-                            let w = along(v, axis, PLOT);
-                            let start = x;
-                            x += w;
-                            view! {
-                                <rect x=fixed(start, 1) y=fixed(y + 3.0, 1) width=fixed(w, 1)
-                                    height="14" fill=pattern(piece) class="chart-segment" />
-                            }
-                        })
-                        .collect_view();
-                    table_rows.push((r.id.clone(), text.join(", "), ttft));
-                    segs.into_any()
-                }
-                _ => {
-                    unsplit = true;
-                    table_rows.push((r.id.clone(), "not split".to_owned(), ttft));
-                    let w = along(ttft, axis, PLOT);
-                    view! {
-                        <rect x=trimmed(LEFT, 1) y=fixed(y + 3.0, 1) width=fixed(w, 1) height="14"
-                            fill=PATTERNS.url(Fill::Whole) class="chart-segment" />
-                    }
-                    .into_any()
-                }
-            };
-            Some(view! {
-                <text x=trimmed(LEFT - 6.0, 1) y=fixed(y + 14.0, 1) class="chart-axis" text-anchor="end">{label}</text>
-                {segments}
-            })
+            let pieces = r.breakdown.pieces().filter(|p| p.iter().all(|(_, v)| !v.is_negative()));
+            Some(Bar { id: r.id.clone(), label, pieces, ttft })
         })
-        .collect_view();
-    let tx = LEFT + along(target, axis, PLOT);
-    let bottom = top + row_h * chosen.len() as f64;
+        .collect();
+    let mut pieces_seen: Vec<Piece> = Vec::new();
+    for (piece, _) in bars.iter().filter_map(|b| b.pieces.as_ref()).flatten() {
+        if !pieces_seen.contains(piece) {
+            pieces_seen.push(*piece);
+        }
+    }
     let mut legend: Vec<(String, String)> = pieces_seen
         .iter()
         .map(|p| (p.label().to_owned(), pattern(*p)))
         .collect();
-    if unsplit {
+    if bars.iter().any(|b| b.pieces.is_none()) {
         legend.push((format!("{}, not split", m.label), PATTERNS.url(Fill::Whole)));
     }
-    let legend_view = legend
-        .into_iter()
-        .enumerate()
-        .map(|(k, (name, fill))| {
-            let x = 8.0 + 160.0 * k as f64;
-            view! {
-                <rect x=trimmed(x, 1) y=trimmed(bottom + 24.0, 1) width="12" height="12" fill=fill class="chart-segment" />
-                <text x=trimmed(x + 17.0, 1) y=trimmed(bottom + 34.0, 1) class="chart-label">{name}</text>
-            }
-        })
-        .collect_view();
     let desc = format!(
         "Horizontal bars, one per request, for {which}. Each bar is the request's {}, divided into \
          its pieces. A vertical line marks the {target} target. The axis runs from 0 to {axis}. The numbers are in \
          the table below the chart.",
         m.title.to_ascii_lowercase()
     );
-    let rows = table_rows
-        .into_iter()
-        .map(|(id, pieces, ttft)| view! { <tr><th scope="row">{id}</th><td>{pieces}</td><td class="num">{ttft.to_string()}</td></tr> })
+    let rows = bars
+        .iter()
+        .map(|b| {
+            let pieces = match &b.pieces {
+                Some(p) => p.iter().map(|(piece, v)| format!("{piece} {v}")).collect::<Vec<_>>().join(", "),
+                None => "not split".to_owned(),
+            };
+            view! { <tr><th scope="row">{b.id.clone()}</th><td>{pieces}</td><td class="num">{b.ttft.to_string()}</td></tr> }
+        })
         .collect_view();
+    let title = format!("{} per request, by piece", m.title);
+    let svg = move || stacked_svg(&bars, &legend, axis, target, &title, &desc, chart_width());
     view! {
         <figure class="import-chart">
-            <svg viewBox=format!("0 0 {} {}", trimmed(WIDTH, 1), fixed(height, 0)) role="img" aria-labelledby="imp-bars-title imp-bars-desc" focusable="false">
-                <title id="imp-bars-title">{format!("{} per request, by piece", m.title)}</title>
-                <desc id="imp-bars-desc">{desc}</desc>
-                <text x=trimmed(LEFT, 1) y="14" class="chart-axis">"0"</text>
-                <text x=trimmed(LEFT + PLOT, 1) y="14" class="chart-axis" text-anchor="end">{axis.to_string()}</text>
-                {bars}
-                <line x1=fixed(tx, 1) x2=fixed(tx, 1) y1="18" y2=fixed(bottom, 1) class="target-line" />
-                <text x=fixed(tx, 1) y=fixed(bottom + 14.0, 1) class="chart-label" text-anchor="middle">
-                    {format!("target {target}")}
-                </text>
-                {legend_view}
-            </svg>
+            {svg}
             <figcaption>{format!("Each request's {} split into the pieces the file records: {which}.", m.name)}</figcaption>
             <details>
                 <summary>"The numbers in this chart"</summary>
@@ -242,6 +195,96 @@ fn stacked(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         </figure>
     }
     .into_any()
+}
+
+/// One request's bar: its id, the label drawn beside it, and its pieces
+/// (none when its TTFT cannot be split, or a piece is negative).
+struct Bar {
+    id: String,
+    label: String,
+    pieces: Option<Vec<(Piece, Micros)>>,
+    ttft: Micros,
+}
+
+/// The per-request chart's drawing, `width` wide; the legend takes as many
+/// rows as the width needs.
+fn stacked_svg(
+    bars: &[Bar],
+    legend: &[(String, String)],
+    axis: Micros,
+    target: Micros,
+    title: &str,
+    desc: &str,
+    width: f64,
+) -> impl IntoView {
+    let plot = plot(width);
+    let row_h = 20.0;
+    let top = 28.0;
+    let bottom = top + row_h * bars.len() as f64;
+    let per_row = ((width - 8.0) / 160.0).floor().max(1.0) as usize;
+    let legend_rows = legend.len().div_ceil(per_row).max(1);
+    let height = bottom + 44.0 + 18.0 * (legend_rows - 1) as f64;
+    let drawn = bars
+        .iter()
+        .enumerate()
+        .map(|(row, bar)| {
+            let y = top + row_h * row as f64;
+            let segments = match &bar.pieces {
+                Some(pieces) => {
+                    let mut x = LEFT;
+                    pieces
+                        .iter()
+                        .map(|&(piece, v)| {
+                            let w = along(v, axis, plot);
+                            let start = x;
+                            x += w;
+                            view! {
+                                <rect x=fixed(start, 1) y=fixed(y + 3.0, 1) width=fixed(w, 1)
+                                    height="14" fill=pattern(piece) class="chart-segment" />
+                            }
+                        })
+                        .collect_view()
+                        .into_any()
+                }
+                None => view! {
+                    <rect x=trimmed(LEFT, 1) y=fixed(y + 3.0, 1) width=fixed(along(bar.ttft, axis, plot), 1) height="14"
+                        fill=PATTERNS.url(Fill::Whole) class="chart-segment" />
+                }
+                .into_any(),
+            };
+            view! {
+                <text x=trimmed(LEFT - 6.0, 1) y=fixed(y + 14.0, 1) class="chart-axis" text-anchor="end">{bar.label.clone()}</text>
+                {segments}
+            }
+        })
+        .collect_view();
+    let tx = LEFT + along(target, axis, plot);
+    let target_label = format!("target {target}");
+    let (anchor, label_x) = anchor_within(tx, half_width(&target_label), 4.0, width - 4.0);
+    let legend_view = legend
+        .iter()
+        .enumerate()
+        .map(|(k, (name, fill))| {
+            let x = 8.0 + 160.0 * (k % per_row) as f64;
+            let y = bottom + 24.0 + 18.0 * (k / per_row) as f64;
+            view! {
+                <rect x=trimmed(x, 1) y=trimmed(y, 1) width="12" height="12" fill=fill.clone() class="chart-segment" />
+                <text x=trimmed(x + 17.0, 1) y=trimmed(y + 10.0, 1) class="chart-label">{name.clone()}</text>
+            }
+        })
+        .collect_view();
+    view! {
+        <svg viewBox=format!("0 0 {} {}", trimmed(width, 1), fixed(height, 0)) role="img" aria-labelledby="imp-bars-title imp-bars-desc" focusable="false">
+            <title id="imp-bars-title">{title.to_owned()}</title>
+            <desc id="imp-bars-desc">{desc.to_owned()}</desc>
+            <text x=trimmed(LEFT, 1) y="14" class="chart-axis">"0"</text>
+            <text x=trimmed(LEFT + plot, 1) y="14" class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+            {drawn}
+            <line x1=fixed(tx, 1) x2=fixed(tx, 1) y1="18" y2=fixed(bottom, 1) class="target-line" />
+            <text x=fixed(label_x, 1) y=fixed(bottom + 14.0, 1) class="chart-label" text-anchor=anchor>{target_label}</text>
+            {legend_view}
+        </svg>
+    }
 }
 
 /// The scatter's points as two path outlines, one for the points within
@@ -304,14 +347,6 @@ fn scatter(import: &Import, target: Micros, m: Measure) -> impl IntoView {
     let max_ttft = points.iter().map(|p| p.1).max().unwrap_or(Micros::ZERO);
     let x_axis = nice_number(i64::try_from(max_tokens).unwrap_or(i64::MAX).max(1));
     let y_axis = nice_ceiling(if max_ttft > target { max_ttft } else { target });
-    let (plot_top, plot_h) = (16.0, 240.0);
-    let base = plot_top + plot_h;
-    let (within_dots, over_dots) = dot_paths(points.iter().map(|&(tokens, ttft, over)| {
-        let x = LEFT + (tokens as f64 / x_axis as f64).clamp(0.0, 1.0) * PLOT;
-        let y = base - along(ttft, y_axis, plot_h);
-        (x, y, over)
-    }));
-    let ty = base - along(target, y_axis, plot_h);
     let over = points.iter().filter(|p| p.2).count();
     let sampled = if both.len() > POINTS {
         format!(
@@ -334,26 +369,43 @@ fn scatter(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         m.name,
         group_thousands(over as u64)
     );
-    view! {
-        <figure class="import-chart">
-            <svg viewBox=format!("0 0 {} 300", trimmed(WIDTH, 1)) role="img" aria-labelledby="imp-scatter-title imp-scatter-desc" focusable="false">
-                <title id="imp-scatter-title">{format!("{} against prompt tokens", m.title)}</title>
-                <desc id="imp-scatter-desc">{summary.clone()}</desc>
+    let title = format!("{} against prompt tokens", m.title);
+    let desc = summary.clone();
+    let svg = move || {
+        let width = chart_width();
+        let plot = plot(width);
+        let (plot_top, plot_h) = (16.0, 240.0);
+        let base = plot_top + plot_h;
+        let (within_dots, over_dots) = dot_paths(points.iter().map(|&(tokens, ttft, over)| {
+            let x = LEFT + (tokens as f64 / x_axis as f64).clamp(0.0, 1.0) * plot;
+            let y = base - along(ttft, y_axis, plot_h);
+            (x, y, over)
+        }));
+        let ty = base - along(target, y_axis, plot_h);
+        view! {
+            <svg viewBox=format!("0 0 {} 300", trimmed(width, 1)) role="img" aria-labelledby="imp-scatter-title imp-scatter-desc" focusable="false">
+                <title id="imp-scatter-title">{title.clone()}</title>
+                <desc id="imp-scatter-desc">{desc.clone()}</desc>
                 <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT, 1) y1=trimmed(plot_top, 1) y2=trimmed(base, 1) class="chart-rule" />
-                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + plot, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
                 <text x=trimmed(LEFT - 6.0, 1) y=trimmed(plot_top + 10.0, 1) class="chart-axis" text-anchor="end">{y_axis.to_string()}</text>
                 <text x=trimmed(LEFT - 6.0, 1) y=trimmed(base, 1) class="chart-axis" text-anchor="end">"0 ms"</text>
                 <text x=trimmed(LEFT, 1) y=trimmed(base + 16.0, 1) class="chart-axis">"0"</text>
-                <text x=trimmed(LEFT + PLOT, 1) y=trimmed(base + 16.0, 1) class="chart-axis" text-anchor="end">
+                <text x=trimmed(LEFT + plot, 1) y=trimmed(base + 16.0, 1) class="chart-axis" text-anchor="end">
                     {format!("{} prompt tokens", group_thousands(x_axis.unsigned_abs()))}
                 </text>
-                <text x=trimmed(LEFT + PLOT / 2.0, 1) y=trimmed(base + 34.0, 1) class="chart-label" text-anchor="middle">"prompt tokens \u{2192}"</text>
+                <text x=trimmed(LEFT + plot / 2.0, 1) y=trimmed(base + 34.0, 1) class="chart-label" text-anchor="middle">"prompt tokens \u{2192}"</text>
                 <text x="8" y=trimmed(plot_top + 120.0, 1) class="chart-label">{format!("{} \u{2191}", m.label)}</text>
                 <path d=within_dots class="point-within" />
                 <path d=over_dots class="point-over" />
-                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=fixed(ty, 1) y2=fixed(ty, 1) class="target-line" />
-                <text x=trimmed(LEFT + PLOT, 1) y=fixed(ty - 4.0, 1) class="chart-label" text-anchor="end">{format!("target {target}")}</text>
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + plot, 1) y1=fixed(ty, 1) y2=fixed(ty, 1) class="target-line" />
+                <text x=trimmed(LEFT + plot, 1) y=fixed(ty - 4.0, 1) class="chart-label" text-anchor="end">{format!("target {target}")}</text>
             </svg>
+        }
+    };
+    view! {
+        <figure class="import-chart">
+            {svg}
             <figcaption>
                 {summary}
                 " How to read it: when prefill is the delay, TTFT climbs with prompt length and the points form a slope; \
@@ -370,28 +422,13 @@ fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
         return view! { <p class="chart-missing">{format!("No request has a first token, so {} has no distribution to draw.", m.name)}</p> }.into_any();
     };
     let axis = h.bins.last().map(|b| b.to).unwrap_or(Micros::from_ms(1));
-    let (plot_top, plot_h) = (16.0, 200.0);
-    let base = plot_top + plot_h;
-    let tallest = h.tallest.max(1);
-    let bars = h
-        .bins
-        .iter()
-        .map(|bin| {
-            let x = LEFT + along(bin.from, axis, PLOT);
-            let w = (along(bin.to, axis, PLOT) - along(bin.from, axis, PLOT) - 1.0).max(0.5);
-            let bh = bin.count as f64 / tallest as f64 * plot_h;
-            let fill = PATTERNS.url(if bin.from >= target { Fill::Queue } else { Fill::Prefill });
-            view! { <rect x=fixed(x, 1) y=fixed(base - bh, 1) width=fixed(w, 1) height=fixed(bh, 1) fill=fill class="chart-segment" /> }
-        })
-        .collect_view();
-    let tx = LEFT + along(target, axis, PLOT);
-    let width = h
+    let bin_width = h
         .bins
         .first()
         .map(|b| b.to - b.from)
         .unwrap_or(Micros::ZERO);
     let desc = format!(
-        "A histogram of {} requests' {} in bins {width} wide, from 0 to {axis}. The tallest bin \
+        "A histogram of {} requests' {} in bins {bin_width} wide, from 0 to {axis}. The tallest bin \
          holds {} requests. Bins wholly over the {target} target are hatched; the others are solid. The counts are \
          in the table below the chart.",
         group_thousands(h.total as u64),
@@ -418,25 +455,49 @@ fn histogram(import: &Import, target: Micros, m: Measure) -> impl IntoView {
             h.negative, m.name
         )
     });
-    view! {
-        <figure class="import-chart">
-            <svg viewBox=format!("0 0 {} 260", trimmed(WIDTH, 1)) role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
-                <title id="imp-hist-title">{format!("Distribution of {}", m.title.to_ascii_lowercase())}</title>
-                <desc id="imp-hist-desc">{desc}</desc>
-                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
-                <text x=trimmed(LEFT - 6.0, 1) y=trimmed(plot_top + 10.0, 1) class="chart-axis" text-anchor="end">
-                    {format!("{} {}", group_thousands(h.tallest as u64), if h.tallest == 1 { "request" } else { "requests" })}
-                </text>
+    let tallest = h.tallest.max(1);
+    let bins = h.bins.clone();
+    let title = format!("Distribution of {}", m.title.to_ascii_lowercase());
+    let svg = move || {
+        let width = chart_width();
+        let plot = plot(width);
+        let (plot_top, plot_h) = (20.0, 200.0);
+        let base = plot_top + plot_h;
+        let bars = bins
+            .iter()
+            .map(|bin| {
+                let x = LEFT + along(bin.from, axis, plot);
+                let w = (along(bin.to, axis, plot) - along(bin.from, axis, plot) - 1.0).max(0.5);
+                let bh = bin.count as f64 / tallest as f64 * plot_h;
+                let fill = PATTERNS.url(if bin.from >= target { Fill::Queue } else { Fill::Prefill });
+                view! { <rect x=fixed(x, 1) y=fixed(base - bh, 1) width=fixed(w, 1) height=fixed(bh, 1) fill=fill class="chart-segment" /> }
+            })
+            .collect_view();
+        let tx = LEFT + along(target, axis, plot);
+        let target_label = format!("target {target}");
+        let (anchor, label_x) = anchor_within(tx, half_width(&target_label), 4.0, width - 4.0);
+        view! {
+            <svg viewBox=format!("0 0 {} 264", trimmed(width, 1)) role="img" aria-labelledby="imp-hist-title imp-hist-desc" focusable="false">
+                <title id="imp-hist-title">{title.clone()}</title>
+                <desc id="imp-hist-desc">{desc.clone()}</desc>
+                <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + plot, 1) y1=trimmed(base, 1) y2=trimmed(base, 1) class="chart-rule" />
+                <text x=trimmed(LEFT - 6.0, 1) y=trimmed(plot_top + 10.0, 1) class="chart-axis" text-anchor="end">{group_thousands(tallest as u64)}</text>
                 <text x=trimmed(LEFT - 6.0, 1) y=trimmed(base, 1) class="chart-axis" text-anchor="end">"0"</text>
+                <text x="8" y=trimmed(plot_top + 100.0, 1) class="chart-label">"requests \u{2191}"</text>
                 {bars}
                 <line x1=fixed(tx, 1) x2=fixed(tx, 1) y1=trimmed(plot_top, 1) y2=trimmed(base, 1) class="target-line" />
-                <text x=fixed(tx, 1) y=trimmed(plot_top - 4.0, 1) class="chart-label" text-anchor="middle">{format!("target {target}")}</text>
+                <text x=fixed(label_x, 1) y=trimmed(plot_top - 6.0, 1) class="chart-label" text-anchor=anchor>{target_label}</text>
                 <text x=trimmed(LEFT, 1) y=trimmed(base + 16.0, 1) class="chart-axis">"0 ms"</text>
-                <text x=trimmed(LEFT + PLOT, 1) y=trimmed(base + 16.0, 1) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
-                <text x=trimmed(LEFT + PLOT / 2.0, 1) y=trimmed(base + 34.0, 1) class="chart-label" text-anchor="middle">{format!("{} \u{2192}", m.label)}</text>
+                <text x=trimmed(LEFT + plot, 1) y=trimmed(base + 16.0, 1) class="chart-axis" text-anchor="end">{axis.to_string()}</text>
+                <text x=trimmed(LEFT + plot / 2.0, 1) y=trimmed(base + 34.0, 1) class="chart-label" text-anchor="middle">{format!("{} \u{2192}", m.label)}</text>
             </svg>
+        }
+    };
+    view! {
+        <figure class="import-chart">
+            {svg}
             <figcaption>
-                {format!("How many requests had each {}, in bins {width} wide; hatched bins are over the target.", m.name)}
+                {format!("How many requests had each {}, in bins {bin_width} wide; hatched bins are over the target.", m.name)}
                 {negative}
             </figcaption>
             <details>

@@ -4,15 +4,17 @@
 //! chart with its data table. Every string comes from `ttft_sim::report`;
 //! this file only lays it out and maps the series to pixels.
 
+use crate::components::chart_width::chart_width;
 use crate::worker::sim::{RunFigures, Slot};
 use leptos::prelude::*;
 use ttft_latency::axis::nice_number;
 use ttft_sim::report::{self, SeriesRow};
 use ttft_latency::decimal::{fixed, shortest, trimmed};
 
-const WIDTH: f64 = 640.0;
+/// Room left of the plots, for their axis figures.
 const LEFT: f64 = 72.0;
-const PLOT: f64 = 552.0;
+/// Room right of the plots.
+const RIGHT: f64 = 16.0;
 const PANEL: f64 = 70.0;
 
 /// The run's figures.
@@ -110,8 +112,8 @@ pub fn RunFiguresView(which: Slot, figures: RunFigures) -> impl IntoView {
     }
 }
 
-/// One panel of the series chart: a line of the bucket means.
-fn panel(title: &str, top: f64, values: &[f64]) -> impl IntoView {
+/// One panel of the series chart, `plot` long: a line of the bucket means.
+fn panel(title: &str, top: f64, plot: f64, values: &[f64]) -> impl IntoView {
     let max = values.iter().copied().fold(0.0_f64, f64::max);
     let axis = nice_number(max.ceil().max(1.0) as i64).max(1) as f64;
     let n = values.len().max(1) as f64;
@@ -119,7 +121,7 @@ fn panel(title: &str, top: f64, values: &[f64]) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(k, v)| {
-            let x = LEFT + (k as f64 + 0.5) / n * PLOT;
+            let x = LEFT + (k as f64 + 0.5) / n * plot;
             let y = top + PANEL - (v / axis).clamp(0.0, 1.0) * PANEL;
             format!("{},{}", fixed(x, 1), fixed(y, 1))
         })
@@ -130,7 +132,7 @@ fn panel(title: &str, top: f64, values: &[f64]) -> impl IntoView {
         <text x=trimmed(LEFT - 6.0, 1) y=fixed(top + 10.0, 1) class="chart-axis" text-anchor="end">{shortest(axis)}</text>
         <text x=trimmed(LEFT - 6.0, 1) y=fixed(top + PANEL, 1) class="chart-axis" text-anchor="end">"0"</text>
         <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT, 1) y1=trimmed(top, 1) y2=trimmed(top + PANEL, 1) class="chart-rule" />
-        <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + PLOT, 1) y1=trimmed(top + PANEL, 1) y2=trimmed(top + PANEL, 1) class="chart-rule" />
+        <line x1=trimmed(LEFT, 1) x2=trimmed(LEFT + plot, 1) y1=trimmed(top + PANEL, 1) y2=trimmed(top + PANEL, 1) class="chart-rule" />
         <polyline points=points class="sim-line" fill="none" />
     }
 }
@@ -157,17 +159,27 @@ fn SeriesChart(which: Slot, figures: RunFigures) -> impl IntoView {
         .map(|r| view! { <tr><th scope="row" class="num">{r.from}</th><td class="num">{r.queue}</td><td class="num">{r.running}</td><td class="num">{r.kv}</td></tr> })
         .collect_view();
     let width_text = report::shown(s.width);
+    let end_text = report::shown(end);
+    let title = format!("Run {name} over time: requests waiting, requests running, KV cache in use");
+    let desc = format!("Three lines over {end_text} of simulated time, each a mean over buckets of {width_text}; the table below has every value.");
+    let svg = move || {
+        let width = chart_width();
+        let plot = width - LEFT - RIGHT;
+        view! {
+            <svg viewBox=format!("0 0 {} {}", trimmed(width, 1), trimmed(height, 1)) role="img" aria-labelledby=labelled.clone()>
+                <title id=title_id.clone()>{title.clone()}</title>
+                <desc id=desc_id.clone()>{desc.clone()}</desc>
+                {panel("requests waiting", 20.0, plot, &queue)}
+                {panel("requests running", 20.0 + PANEL + 34.0, plot, &running)}
+                {panel("KV-cache tokens in use (thousands)", 20.0 + 2.0 * (PANEL + 34.0), plot, &kv)}
+                <text x=trimmed(LEFT, 1) y=trimmed(height - 6.0, 1) class="chart-axis">"0 ms"</text>
+                <text x=trimmed(LEFT + plot, 1) y=trimmed(height - 6.0, 1) class="chart-axis" text-anchor="end">{end_text.clone()}</text>
+            </svg>
+        }
+    };
     view! {
         <figure class="sim-chart">
-            <svg viewBox=format!("0 0 {} {}", trimmed(WIDTH, 1), trimmed(height, 1)) role="img" aria-labelledby=labelled>
-                <title id=title_id>{format!("Run {name} over time: requests waiting, requests running, KV cache in use")}</title>
-                <desc id=desc_id>{format!("Three lines over {} of simulated time, each a mean over buckets of {width_text}; the table below has every value.", report::shown(end))}</desc>
-                {panel("requests waiting", 20.0, &queue)}
-                {panel("requests running", 20.0 + PANEL + 34.0, &running)}
-                {panel("KV-cache tokens in use (thousands)", 20.0 + 2.0 * (PANEL + 34.0), &kv)}
-                <text x=trimmed(LEFT, 1) y=trimmed(height - 6.0, 1) class="chart-axis">"0 ms"</text>
-                <text x=trimmed(LEFT + PLOT, 1) y=trimmed(height - 6.0, 1) class="chart-axis" text-anchor="end">{report::shown(end)}</text>
-            </svg>
+            {svg}
             <figcaption>{format!("Run {name}: requests waiting, requests running and KV-cache tokens in use over simulated time (means over buckets of {width_text}).")}</figcaption>
             <details>
                 <summary>{format!("The chart's data ({} buckets)", s.points.len())}</summary>

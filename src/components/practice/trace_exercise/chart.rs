@@ -144,6 +144,16 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
         })
         .collect_view();
 
+    // The target's label starts just right of its line, or ends just left
+    // of it when it would run past the drawing (8 units a character, in
+    // hundredths), on a line of its own under the axis's caption.
+    let target_label = format!("target {target}");
+    let label_width = target_label.chars().count() as u64 * 800;
+    let (label_anchor, label_x) = if target_x + 300 + label_width > 36_000 {
+        ("end", target_x.saturating_sub(300))
+    } else {
+        ("start", target_x + 300)
+    };
     view! {
         <figure class="tx-chart">
             <div class="tx-chart-and-table">
@@ -162,7 +172,7 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                     {ticks}
                     {bars}
                     <line x1=hundredths(target_x) x2=hundredths(target_x) y1="16" y2=(chart_height + 3).to_string() class="chart-target" />
-                    <text x=hundredths(target_x + 300) y="24" class="chart-target-label">{format!("target {target}")}</text>
+                    <text x=hundredths(label_x) y="27" class="chart-target-label" text-anchor=label_anchor>{target_label}</text>
                     {legend}
                 </svg>
                 <div class="table-scroll" role="region" aria-labelledby="tx-chart-table-caption" tabindex="0">
