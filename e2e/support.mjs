@@ -416,6 +416,36 @@ export async function chartTextProblems(page, selector, widths = [], minPx = 10)
 }
 
 /**
+ * The column headings of the page's tables aligned otherwise than their
+ * column: a column whose every cell is right-aligned (figures) needs a
+ * right-aligned heading, so it stands over the last digits, and a column
+ * of text a left-aligned one. Rows that span columns are left out. Each is
+ * reported as "table: heading".
+ */
+export async function misalignedHeadings(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const right = (e) => getComputedStyle(e).textAlign === 'right' || getComputedStyle(e).textAlign === 'end';
+    for (const table of document.querySelectorAll('table')) {
+      const head = table.tHead?.rows[table.tHead.rows.length - 1];
+      if (!head || [...head.cells].some((c) => c.colSpan > 1)) continue;
+      const rows = [...table.tBodies].flatMap((b) => [...b.rows]).filter((r) => r.cells.length === head.cells.length && [...r.cells].every((c) => c.colSpan === 1));
+      if (!rows.length) continue;
+      [...head.cells].forEach((th, k) => {
+        const figures = rows.every((r) => right(r.cells[k]));
+        // A sortable heading's button carries the alignment.
+        const button = th.querySelector('button');
+        if (figures !== (right(th) || (button !== null && right(button)))) {
+          const name = table.caption?.textContent.trim() || table.closest('[aria-label]')?.getAttribute('aria-label') || 'a table';
+          out.push(`${name}: "${th.textContent.trim()}"`);
+        }
+      });
+    }
+    return out;
+  });
+}
+
+/**
  * Save full-page screenshots of the page at each width in WIDTHS, as
  * e2e/screenshots/<name>-<width>.png, then put the viewport back.
  */
@@ -433,6 +463,8 @@ export async function screenshot(page, name) {
       // is wider than the window scrolls in its own region, never the page.
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(wide <= width, `${name} at ${width} px: the page scrolls sideways to ${wide} px`);
+      // And every column of figures has its heading over its figures.
+      assert.deepEqual(await misalignedHeadings(page), [], `${name} at ${width} px`);
     }
   } finally {
     await drawEverything(page, false);

@@ -241,7 +241,7 @@ fn figures(f: &Figures, current: bool) -> impl IntoView {
                     <table class="wt-table">
                         <caption id="wt-table-caption">"The split in numbers"</caption>
                         <thead>
-                            <tr><th scope="col">"Part"</th><th scope="col">"Duration"</th><th scope="col">"Share of TTFT"</th></tr>
+                            <tr><th scope="col">"Part"</th><th scope="col" class="num">"Duration"</th><th scope="col" class="num">"Share of TTFT"</th></tr>
                         </thead>
                         <tbody>
                             {table_rows}

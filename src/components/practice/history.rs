@@ -329,10 +329,10 @@ pub fn ScoreHistory(
                                 <thead>
                                     <tr>
                                         <th scope="col">"Saved"</th>
-                                        <th scope="col">"Total"</th>
+                                        <th scope="col" class="num">"Total"</th>
                                         <th scope="col">"Readiness"</th>
-                                        <th scope="col">"Hints used"</th>
-                                        <th scope="col">"Answer (characters)"</th>
+                                        <th scope="col" class="num">"Hints used"</th>
+                                        <th scope="col" class="num">"Answer (characters)"</th>
                                         <th scope="col">"AI second opinion"</th>
                                         <th scope="col"><span class="visually-hidden">"Actions"</span></th>
                                     </tr>

@@ -181,10 +181,10 @@ pub(super) fn trace_chart(rows: &[TraceRow], target: Micros) -> impl IntoView {
                         <thead>
                             <tr>
                                 <th scope="col">"Request"</th>
-                                <th scope="col">"Queue wait"</th>
-                                <th scope="col">"Prefill"</th>
-                                <th scope="col">"Emit"</th>
-                                <th scope="col">"TTFT"</th>
+                                <th scope="col" class="num">"Queue wait"</th>
+                                <th scope="col" class="num">"Prefill"</th>
+                                <th scope="col" class="num">"Emit"</th>
+                                <th scope="col" class="num">"TTFT"</th>
                             </tr>
                         </thead>
                         <tbody>{table_rows}</tbody>

@@ -24,12 +24,12 @@ pub fn TraceTable(
                     <tr>
                         <th scope="col">"Request"</th>
                         <th scope="col">"Prompt tokens"</th>
-                        <th scope="col">"Queued at arrival"</th>
-                        <th scope="col">"Queue wait"</th>
-                        <th scope="col">"Prefill"</th>
-                        <th scope="col">"Emit"</th>
-                        <th scope="col">"TTFT"</th>
-                        <th scope="col">"Output rate after the first token"</th>
+                        <th scope="col" class="num">"Queued at arrival"</th>
+                        <th scope="col" class="num">"Queue wait"</th>
+                        <th scope="col" class="num">"Prefill"</th>
+                        <th scope="col" class="num">"Emit"</th>
+                        <th scope="col" class="num">"TTFT"</th>
+                        <th scope="col" class="num">"Output rate after the first token"</th>
                     </tr>
                 </thead>
                 <tbody>{body}</tbody>
