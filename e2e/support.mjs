@@ -340,12 +340,8 @@ export async function axeCheck(page, { label = page.url() } = {}) {
  * window is put back after.
  */
 export async function cutOptions(page, selector, widths = []) {
-  const before = page.viewportSize();
-  const cut = [];
-  try {
-    for (const width of widths.length ? widths : [before.width]) {
-      await page.setViewportSize({ width, height: before.height });
-      const here = await page.evaluate((selector) => {
+  return atWidths(page, widths, () =>
+    page.evaluate((selector) => {
         const ctx = document.createElement('canvas').getContext('2d');
         return [...document.querySelectorAll(selector)].flatMap((select) => {
           const style = getComputedStyle(select);
@@ -355,13 +351,29 @@ export async function cutOptions(page, selector, widths = []) {
             .filter((o) => ctx.measureText(o.text).width > room)
             .map((o) => `${select.labels[0].innerText.replace(/\s+/g, " ")}: ${o.text}`);
         });
-      }, selector);
-      cut.push(...here.map((c) => `${width} px, ${c}`));
+      }, selector),
+  );
+}
+
+/**
+ * What `look()` finds at each window width of `widths` (the page's own
+ * when none is given), each finding as "WIDTH px, finding"; the window is
+ * put back after. Waits two frames at each width, for what is drawn again
+ * when the window crosses a breakpoint (the charts).
+ */
+async function atWidths(page, widths, look) {
+  const before = page.viewportSize();
+  const found = [];
+  try {
+    for (const width of widths.length ? widths : [before.width]) {
+      await page.setViewportSize({ width, height: before.height });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      found.push(...(await look()).map((f) => `${width} px, ${f}`));
     }
   } finally {
     await page.setViewportSize(before);
   }
-  return cut;
+  return found;
 }
 
 /**
@@ -372,15 +384,8 @@ export async function cutOptions(page, selector, widths = []) {
  * overlap. Each is reported as "W px, chart title: problem".
  */
 export async function chartTextProblems(page, selector, widths = [], minPx = 10) {
-  const before = page.viewportSize();
-  const problems = [];
-  try {
-    for (const width of widths.length ? widths : [before.width]) {
-      await page.setViewportSize({ width, height: before.height });
-      // The charts are drawn again when the window crosses the phone
-      // breakpoint: wait for the frame after that.
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const here = await page.evaluate(({ selector, minPx }) => {
+  return atWidths(page, widths, () =>
+    page.evaluate(({ selector, minPx }) => {
         const out = [];
         for (const svg of document.querySelectorAll(selector)) {
           const name = svg.querySelector('title')?.textContent ?? 'a chart';
@@ -406,13 +411,8 @@ export async function chartTextProblems(page, selector, widths = [], minPx = 10)
           }
         }
         return out;
-      }, { selector, minPx });
-      problems.push(...here.map((p) => `${width} px, ${p}`));
-    }
-  } finally {
-    await page.setViewportSize(before);
-  }
-  return problems;
+      }, { selector, minPx }),
+  );
 }
 
 /**

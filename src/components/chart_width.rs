@@ -20,9 +20,9 @@ pub const NARROW: f64 = 360.0;
 /// `half` is about half the label's width.
 pub fn anchor_within(x: f64, half: f64, left: f64, right: f64) -> (&'static str, f64) {
     if x - half < left {
-        ("start", left.max(x - half).min(x))
+        ("start", left.min(x))
     } else if x + half > right {
-        ("end", right.min(x + half).max(x))
+        ("end", right.max(x))
     } else {
         ("middle", x)
     }
