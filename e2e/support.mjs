@@ -336,8 +336,12 @@ export async function axeCheck(page, { label = page.url() } = {}) {
  * The options of the selects matching `selector` that the closed select
  * would cut short, at each window width of `widths` (the page's own when
  * none is given), as "WIDTH px, label: option": the option's text wider
- * than the select's room for it, less the 24 px its arrow takes. The
- * window is put back after.
+ * than the select's room for it, less the 24 px its arrow takes. A select
+ * the page draws itself (`appearance: base-select`) wraps its chosen
+ * option instead, and counts as cutting an option only if the option is
+ * wider than the whole select yet, chosen for a moment (the value only,
+ * no event reaches the app), leaves the select one line high. The window
+ * is put back after.
  */
 export async function cutOptions(page, selector, widths = []) {
   return atWidths(page, widths, () =>
@@ -346,10 +350,24 @@ export async function cutOptions(page, selector, widths = []) {
         return [...document.querySelectorAll(selector)].flatMap((select) => {
           const style = getComputedStyle(select);
           ctx.font = style.font;
-          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
-          return [...select.options]
-            .filter((o) => ctx.measureText(o.text).width > room)
-            .map((o) => `${select.labels[0].innerText.replace(/\s+/g, " ")}: ${o.text}`);
+          const px = (name) => parseFloat(style[name]) || 0;
+          const inside = select.clientWidth - px('paddingLeft') - px('paddingRight');
+          const width = (o) => ctx.measureText(o.text).width;
+          const chosen = select.value;
+          let cut;
+          if (style.appearance === 'base-select') {
+            const line = px('lineHeight') || 1.2 * px('fontSize');
+            const oneLine = line + px('paddingTop') + px('paddingBottom') + px('borderTopWidth') + px('borderBottomWidth');
+            cut = [...select.options].filter((o) => {
+              if (width(o) <= inside) return false;
+              select.value = o.value;
+              return select.getBoundingClientRect().height < oneLine + line / 2;
+            });
+          } else {
+            cut = [...select.options].filter((o) => width(o) > inside - 24);
+          }
+          select.value = chosen;
+          return cut.map((o) => `${select.labels[0].innerText.replace(/\s+/g, " ")}: ${o.text}`);
         });
       }, selector),
   );
