@@ -10,6 +10,8 @@
 //! `<details>` stay as they were. The worked timeline and the trace
 //! exercise's chart are drawn 360 wide at every width and do not use it.
 
+use ttft_latency::{Micros, Share};
+
 /// The width on a wider window.
 pub const WIDE: f64 = 640.0;
 /// The width on a narrow one.
@@ -26,6 +28,12 @@ pub fn anchor_within(x: f64, half: f64, left: f64, right: f64) -> (&'static str,
     } else {
         ("middle", x)
     }
+}
+
+/// Where `value` falls on an axis of `0..=axis` drawn `length` long,
+/// kept within the axis.
+pub fn along(value: Micros, axis: Micros, length: f64) -> f64 {
+    Share { part: value, whole: axis }.percent().unwrap_or(0.0).clamp(0.0, 100.0) * length / 100.0
 }
 
 /// About half the width of `text` in a chart's 12- or 13-unit font: a
@@ -91,5 +99,15 @@ mod tests {
         assert_eq!(anchor_within(96.0, 40.0, 96.0, 344.0), ("start", 96.0));
         assert_eq!(anchor_within(344.0, 40.0, 96.0, 344.0), ("end", 344.0));
         assert_eq!(half_width("target 1,000 ms"), 60.0);
+    }
+
+    #[test]
+    fn a_value_falls_along_its_axis_and_stays_on_it() {
+        let axis = Micros::from_ms(2_000);
+        assert_eq!(along(Micros::from_ms(500), axis, 200.0), 50.0);
+        assert_eq!(along(Micros::ZERO, axis, 200.0), 0.0);
+        assert_eq!(along(Micros::from_ms(5_000), axis, 200.0), 200.0);
+        assert_eq!(along(Micros(-1), axis, 200.0), 0.0);
+        assert_eq!(along(Micros::from_ms(1), Micros::ZERO, 200.0), 0.0);
     }
 }

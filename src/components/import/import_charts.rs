@@ -12,7 +12,7 @@
 //! from `ttft_import::report`; this file only maps them to pixels.
 
 use crate::components::chart_patterns::{ChartPatterns, Fill};
-use crate::components::chart_width::{anchor_within, chart_width, half_width};
+use crate::components::chart_width::{along, anchor_within, chart_width, half_width};
 use leptos::prelude::*;
 use std::sync::Arc;
 use ttft_import::report::{self, Standing};
@@ -21,7 +21,7 @@ use ttft_import::{Import, Piece};
 use ttft_latency::axis::{nice_ceiling, nice_number};
 use ttft_latency::decimal::{fixed, trimmed};
 use ttft_latency::time::group_thousands;
-use ttft_latency::{Micros, Share};
+use ttft_latency::Micros;
 
 /// Requests drawn as stacked bars at most.
 pub const BARS: usize = 30;
@@ -38,19 +38,6 @@ const RIGHT: f64 = 24.0;
 /// The plot's length across a chart `width` wide.
 fn plot(width: f64) -> f64 {
     width - LEFT - RIGHT
-}
-
-/// Where `value` falls on an axis of `0..=axis` drawn `length` long.
-fn along(value: Micros, axis: Micros, length: f64) -> f64 {
-    Share {
-        part: value,
-        whole: axis,
-    }
-    .percent()
-    .unwrap_or(0.0)
-    .clamp(0.0, 100.0)
-        * length
-        / 100.0
 }
 
 /// The import charts' fill patterns, defined once for all three charts.

@@ -5,10 +5,10 @@
 //! pixels.
 
 use crate::components::chart_patterns::{ChartPatterns, Fill};
-use crate::components::chart_width::{chart_width, half_width};
+use crate::components::chart_width::{along, chart_width, half_width};
 use leptos::prelude::*;
 use ttft_latency::axis::nice_ceiling;
-use ttft_latency::{Micros, Share};
+use ttft_latency::Micros;
 use ttft_sim::report;
 use ttft_sim::sweep::SweepResult;
 use ttft_latency::decimal::{fixed, trimmed};
@@ -20,10 +20,6 @@ const LEFT: f64 = 84.0;
 const RIGHT: f64 = 16.0;
 const HEIGHT: f64 = 220.0;
 const TOP: f64 = 16.0;
-
-fn along(value: Micros, axis: Micros, length: f64) -> f64 {
-    Share { part: value, whole: axis }.percent().unwrap_or(0.0).clamp(0.0, 100.0) * length / 100.0
-}
 
 /// The sweep.
 #[component]
