@@ -26,7 +26,7 @@
 
 use crate::percentile::{percentiles, Convention, Percentiles};
 use crate::split::{Dominant, Part, RequestSplit, TtftSplit};
-use crate::time::{group_thousands, Micros};
+use crate::time::{group_count, Micros};
 use crate::timing::Outcome;
 use serde::{Deserialize, Serialize};
 
@@ -135,7 +135,7 @@ impl OutcomeCounts {
         let parts: Vec<String> = Outcome::ALL
             .into_iter()
             .filter(|&o| self.get(o) > 0)
-            .map(|o| format!("{} {}", count(self.get(o)), o.label()))
+            .map(|o| format!("{} {}", group_count(self.get(o)), o.label()))
             .collect();
         parts.join(", ")
     }
@@ -362,7 +362,7 @@ pub fn summarise_splits(
 /// percent. The one such phrase of the workspace (the importer's reading
 /// uses it too).
 pub fn count_of(n: usize, total: usize) -> String {
-    let (shown, of) = (count(n), count(total));
+    let (shown, of) = (group_count(n), group_count(total));
     if total == 0 {
         return format!("{shown} of {of} requests");
     }
@@ -371,11 +371,6 @@ pub fn count_of(n: usize, total: usize) -> String {
         "{shown} of {of} requests ({}%)",
         crate::split::format_tenths(tenths)
     )
-}
-
-/// A count of requests as the page writes every count: "1,000".
-fn count(n: usize) -> String {
-    group_thousands(n as u64)
 }
 
 /// What to look at first for slow first tokens dominated by `part` (the
@@ -424,7 +419,7 @@ impl Summary {
         };
         let mut line = format!(
             "Over {} requests with a first token, {} p50 TTFT is {} and p95 is {}",
-            count(ttft.count), self.convention, ttft.p50.value, ttft.p95.value
+            group_count(ttft.count), self.convention, ttft.p50.value, ttft.p95.value
         );
         match &self.target {
             Some(t) => line.push_str(&format!(
@@ -450,7 +445,7 @@ impl Summary {
             out.push(format!(
                 "{} {n} with a first token {verb} only the TTFT, so the delay cannot be split into queue wait, \
                  prefill and emit.",
-                count(self.ttft_only)
+                group_count(self.ttft_only)
             ));
         }
         // The slow requests when a target says which are slow, else all.
@@ -472,18 +467,18 @@ impl Summary {
             Some(part) => {
                 out.push(format!(
                     "Most {which} here ({} of {}) are {part}: {}.",
-                    count(counts.get(part)),
-                    count(counts.total()),
+                    group_count(counts.get(part)),
+                    group_count(counts.total()),
                     first_look(part)
                 ));
             }
             None => out.push(format!(
                 "No single delay dominates most {which} (queue wait {}, prefill {}, emit {}, ties {}): diagnose \
                  each request from its own split.",
-                count(counts.queue_wait),
-                count(counts.prefill),
-                count(counts.emit),
-                count(counts.ties)
+                group_count(counts.queue_wait),
+                group_count(counts.prefill),
+                group_count(counts.emit),
+                group_count(counts.ties)
             )),
         }
         out

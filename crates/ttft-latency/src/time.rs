@@ -203,6 +203,12 @@ pub fn format_ms(t: Micros) -> String {
     out
 }
 
+/// A count (of requests, steps, tokens) as the page writes every count:
+/// `1,000`.
+pub fn group_count(n: usize) -> String {
+    group_thousands(n as u64)
+}
+
 /// `1234567` as `1,234,567`.
 pub fn group_thousands(n: u64) -> String {
     let s = n.to_string();
@@ -222,6 +228,15 @@ mod tests {
 
     fn check_display(us: i64, expected: &str) {
         assert_eq!(Micros(us).to_string(), expected);
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(group_count(0), "0");
+        assert_eq!(group_count(999), "999");
+        assert_eq!(group_count(1_000), "1,000");
+        assert_eq!(group_count(1_234_567), "1,234,567");
+        assert_eq!(group_thousands(u64::MAX), "18,446,744,073,709,551,615");
     }
 
     #[test]

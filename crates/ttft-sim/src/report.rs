@@ -18,7 +18,7 @@ use crate::sweep::SweepResult;
 use serde::{Deserialize, Serialize};
 use ttft_latency::decimal::{fixed, signed_fixed};
 use ttft_latency::split::format_tenths;
-use ttft_latency::time::group_thousands;
+use ttft_latency::time::{group_count, group_thousands};
 use ttft_latency::{Micros, Part, Percentiles};
 
 /// A time for a table cell: `12.3 ms`, or `1,234 ms` from 100 ms up.
@@ -31,10 +31,6 @@ pub fn shown(t: Micros) -> String {
     } else {
         format!("{} ms", format_tenths(tenths))
     }
-}
-
-fn count(n: usize) -> String {
-    group_thousands(n as u64)
 }
 
 /// `part` of `whole` as a whole percentage with one decimal: `97.5%`.
@@ -87,11 +83,11 @@ fn row(c: &ClassStats) -> ClassRow {
     ClassRow {
         name: c.name.clone(),
         target: c.target.map_or_else(|| "each its own".into(), shown),
-        requests: count(c.requests),
-        finished: count(c.finished),
-        rejected: count(c.rejected.total()),
-        still_running: count(c.unfinished),
-        goodput: format!("{} ({})", count(c.met_target), percent(c.met_target, c.requests)),
+        requests: group_count(c.requests),
+        finished: group_count(c.finished),
+        rejected: group_count(c.rejected.total()),
+        still_running: group_count(c.unfinished),
+        goodput: format!("{} ({})", group_count(c.met_target), percent(c.met_target, c.requests)),
         p50: pick(ttft, |p| p.p50.value),
         p95: pick(ttft, |p| p.p95.value),
         p99: pick(ttft, |p| p.p99.value),
@@ -104,7 +100,7 @@ fn row(c: &ClassStats) -> ClassRow {
             format!(
                 "{} of {} requests, {} recomputing",
                 group_thousands(c.preemptions),
-                count(c.preempted_requests),
+                group_count(c.preempted_requests),
                 shown(c.before_first_token.recompute + c.after_first_token.recompute)
             )
         },
@@ -168,7 +164,7 @@ pub fn totals(t: &Totals) -> Vec<(String, String)> {
         ("Throughput".into(), rate(t.throughput, "output tokens a second")),
         (
             "Goodput (met their class's target)".into(),
-            format!("{}, {}", count(t.goodput), rate(t.goodput_per_s, "a second")),
+            format!("{}, {}", group_count(t.goodput), rate(t.goodput_per_s, "a second")),
         ),
         (
             "Rejected".into(),
@@ -177,14 +173,14 @@ pub fn totals(t: &Totals) -> Vec<(String, String)> {
             } else {
                 format!(
                     "{} (queue full {}, waited past the deadline {}, too long for the cache {})",
-                    count(t.rejected.total()),
-                    count(t.rejected.queue_full),
-                    count(t.rejected.deadline),
-                    count(t.rejected.too_long)
+                    group_count(t.rejected.total()),
+                    group_count(t.rejected.queue_full),
+                    group_count(t.rejected.deadline),
+                    group_count(t.rejected.too_long)
                 )
             },
         ),
-        ("Still running at the end".into(), count(t.unfinished)),
+        ("Still running at the end".into(), group_count(t.unfinished)),
         ("Preemptions".into(), group_thousands(t.preemptions)),
         (
             "KV cache at its fullest".into(),
@@ -228,7 +224,7 @@ pub fn reading(all: &ClassStats) -> Vec<String> {
     out.push(format!(
         "p95 TTFT is {} over {} requests with a first token ({} percentiles); of the parts, {} has the largest p95, {}.",
         shown(ttft.p95.value),
-        count(ttft.count),
+        group_count(ttft.count),
         s.convention.label(),
         largest.label(),
         shown(parts.part(largest).p95.value)
@@ -236,10 +232,10 @@ pub fn reading(all: &ClassStats) -> Vec<String> {
     let d = &s.dominant;
     out.push(format!(
         "Queue wait was the largest part of {} requests, prefill of {}, emit of {}{}.",
-        count(d.queue_wait),
-        count(d.prefill),
-        count(d.emit),
-        if d.ties > 0 { format!(", and {} were ties", count(d.ties)) } else { String::new() }
+        group_count(d.queue_wait),
+        group_count(d.prefill),
+        group_count(d.emit),
+        if d.ties > 0 { format!(", and {} were ties", group_count(d.ties)) } else { String::new() }
     ));
     out
 }
@@ -305,8 +301,8 @@ pub fn compare(
         }
         out.push(Difference {
             figure: format!("met the target, {label}"),
-            a: format!("{} ({})", count(x.met_target), percent(x.met_target, x.requests)),
-            b: format!("{} ({})", count(y.met_target), percent(y.met_target, y.requests)),
+            a: format!("{} ({})", group_count(x.met_target), percent(x.met_target, x.requests)),
+            b: format!("{} ({})", group_count(y.met_target), percent(y.met_target, y.requests)),
             change: count_change(x.met_target as u64, y.met_target as u64),
         });
     };
@@ -319,8 +315,8 @@ pub fn compare(
     let (ta, tb) = (a.2, b.2);
     out.push(Difference {
         figure: "rejected".into(),
-        a: count(ta.rejected.total()),
-        b: count(tb.rejected.total()),
+        a: group_count(ta.rejected.total()),
+        b: group_count(tb.rejected.total()),
         change: count_change(ta.rejected.total() as u64, tb.rejected.total() as u64),
     });
     out.push(Difference {
@@ -397,7 +393,7 @@ pub fn sweep_rows(result: &SweepResult) -> Vec<SweepRow> {
             queue_wait_p95: t(p.all.queue_wait_p95),
             prefill_p95: t(p.all.prefill_p95),
             emit_p95: t(p.all.emit_p95),
-            met_target: format!("{} ({})", count(p.all.met_target), percent(p.all.met_target, p.all.requests)),
+            met_target: format!("{} ({})", group_count(p.all.met_target), percent(p.all.met_target, p.all.requests)),
             throughput: rate(p.throughput, "tokens/s"),
             at_p95: p.all.at_p95.map(|s| [s.queue_wait, s.prefill, s.emit]),
         })
