@@ -42,6 +42,8 @@ export const SCREENSHOTS = join(ROOT, 'e2e', 'screenshots');
 export const MOUNT = '/ttft-lab/';
 /** The two widths every screenshot is taken at: a small phone and a laptop. */
 export const WIDTHS = [360, 1280];
+/** The narrowest window every pictured page is also checked at, unpictured. */
+export const SMALLEST = 320;
 /** The accessibility rules the app must pass. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -385,7 +387,7 @@ async function atWidths(page, widths, look) {
   try {
     for (const width of widths.length ? widths : [before.width]) {
       await page.setViewportSize({ width, height: before.height });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await twoFrames(page);
       found.push(...(await look()).map((f) => `${width} px, ${f}`));
     }
   } finally {
@@ -484,6 +486,11 @@ export async function screenshot(page, name) {
       // And every column of figures has its heading over its figures.
       assert.deepEqual(await misalignedHeadings(page), [], `${name} at ${width} px`);
     }
+    // The smallest phones in use are 320 px wide: no picture, but the same
+    // check that nothing makes the page scroll sideways.
+    await page.setViewportSize({ width: SMALLEST, height: before?.height ?? 900 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= SMALLEST, `${name} at ${SMALLEST} px: the page scrolls sideways to ${wide} px`);
   } finally {
     await drawEverything(page, false);
   }
