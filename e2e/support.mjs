@@ -466,8 +466,20 @@ export async function misalignedHeadings(page) {
 }
 
 /**
+ * Every page pictured is checked for sideways scrolling at the window's
+ * `width`: what is wider than the window scrolls in its own region, never
+ * the page.
+ */
+async function assertNoSidewaysScroll(page, name, width) {
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= width, `${name} at ${width} px: the page scrolls sideways to ${wide} px`);
+}
+
+/**
  * Save full-page screenshots of the page at each width in WIDTHS, as
- * e2e/screenshots/<name>-<width>.png, then put the viewport back.
+ * e2e/screenshots/<name>-<width>.png, each also checked for sideways
+ * scrolling and its tables' headings, then the same scrolling check at
+ * SMALLEST without a picture, then put the viewport back.
  */
 export async function screenshot(page, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
@@ -479,18 +491,14 @@ export async function screenshot(page, name) {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: before?.height ?? 900 });
       await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
-      // Every page pictured is also checked for sideways scrolling: what
-      // is wider than the window scrolls in its own region, never the page.
-      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-      assert.ok(wide <= width, `${name} at ${width} px: the page scrolls sideways to ${wide} px`);
+      await assertNoSidewaysScroll(page, name, width);
       // And every column of figures has its heading over its figures.
       assert.deepEqual(await misalignedHeadings(page), [], `${name} at ${width} px`);
     }
     // The smallest phones in use are 320 px wide: no picture, but the same
     // check that nothing makes the page scroll sideways.
     await page.setViewportSize({ width: SMALLEST, height: before?.height ?? 900 });
-    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(wide <= SMALLEST, `${name} at ${SMALLEST} px: the page scrolls sideways to ${wide} px`);
+    await assertNoSidewaysScroll(page, name, SMALLEST);
   } finally {
     await drawEverything(page, false);
   }
